@@ -1,0 +1,137 @@
+/**
+ * Authentication and company scope, the checks every endpoint makes first (contract section
+ * 4, R-20), in this order, the first that fails deciding:
+ *
+ * | # | rule | condition | reply |
+ * |---|---|---|---|
+ * | 1 | `auth.bearer` | Authorization missing, not `Bearer <key>`, or no user for the key | 401, empty |
+ * | 2 | `auth.email_verified` | the user has not verified their email | 401 `email_not_verified` |
+ * | 3 | `auth.company_header` | company-id missing or empty where required | 401, empty |
+ * | 4 | `auth.membership` | the user is not a member of that company | 404 `not_found` |
+ * | 5 | `budget.scope` | the budget is null or another company's | 404, the same bytes as row 4 |
+ *
+ * @example
+ * authenticate(request, session).result
+ * //=> right({ company_id: 'c-1', caller: { user_id: 'u-1', role: 'admin', permissions: [] } })
+ *
+ * @since 0.1.0
+ */
+import * as t from 'io-ts'
+import type { Budget } from '../budget/model'
+import { type Caller, Role } from '../budget/rights'
+import { chain, fail, pass, type Trail } from '../decision/trail'
+import { headerOf, type Request } from '../http/request'
+import * as problem from '../reply/problem'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * What the server resolved from the API key (contract section 2).
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const Session = /*#__PURE__*/ t.type(
+  {
+    user: t.union([t.null, t.type({ id: t.string, email_verified: t.boolean })]),
+    memberships: t.record(t.string, t.type({ role: Role, permissions: t.array(t.string) }))
+  },
+  'Session'
+)
+
+/**
+ * @category model
+ * @since 0.1.0
+ */
+export type Session = t.TypeOf<typeof Session>
+
+/**
+ * An authenticated caller in the scope of one company.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface Scope {
+  readonly company_id: string
+  readonly caller: Caller
+}
+
+/**
+ * A verified user, before any company is chosen.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface Identity {
+  readonly user_id: string
+}
+
+// -------------------------------------------------------------------------------------
+// rules
+// -------------------------------------------------------------------------------------
+
+/** `Bearer` in any case, then one token of visible characters. */
+const BEARER = /^bearer +([!-~]+) *$/i
+
+/**
+ * Rows 1 and 2: a bearer key that resolved to a user whose email is verified. Enough for
+ * endpoints without company-id (GET /v1/companies).
+ *
+ * @category rules
+ * @since 0.1.0
+ */
+export const identify = (request: Request, session: Session): Trail<Identity> => {
+  const authorization = headerOf(request.headers, 'authorization')
+  if (authorization === undefined) return fail(problem.unauthenticated('auth.bearer', 'no Authorization header'))
+  if (!BEARER.test(authorization))
+    return fail(problem.unauthenticated('auth.bearer', 'Authorization is not of the form "Bearer <key>"'))
+  const user = session.user
+  if (user === null) return fail(problem.unauthenticated('auth.bearer', 'the key resolved to no user'))
+  const bearer = pass('auth.bearer', `key of user ${user.id}`, { user_id: user.id })
+  return user.email_verified
+    ? chain((id: Identity) => pass('auth.email_verified', 'email verified', id))(bearer)
+    : chain(() => fail(problem.emailNotVerified('auth.email_verified', `user ${user.id} has not verified their email`)))(
+        bearer
+      )
+}
+
+/**
+ * Rows 1 to 4: an authenticated member of the company that company-id names.
+ *
+ * @category rules
+ * @since 0.1.0
+ */
+export const authenticate = (request: Request, session: Session): Trail<Scope> =>
+  chain((id: Identity): Trail<Scope> => {
+    const companyId = headerOf(request.headers, 'company-id')?.trim() ?? ''
+    if (companyId === '') return fail(problem.unauthenticated('auth.company_header', 'no company-id header'))
+    const header = pass('auth.company_header', `company ${companyId}`, companyId)
+    const membership = Object.prototype.hasOwnProperty.call(session.memberships, companyId)
+      ? session.memberships[companyId]
+      : undefined
+    return chain(
+      (company_id: string): Trail<Scope> =>
+        membership === undefined
+          ? fail(problem.notFound('auth.membership', `user ${id.user_id} is not a member of company ${company_id}`))
+          : pass('auth.membership', `role ${membership.role}`, {
+              company_id,
+              caller: { user_id: id.user_id, role: membership.role, permissions: membership.permissions }
+            })
+    )(header)
+  })(identify(request, session))
+
+/**
+ * Row 5: the budget the path names exists in the caller's company. A budget of another
+ * company gets the very reply of a budget that does not exist.
+ *
+ * @category rules
+ * @since 0.1.0
+ */
+export const budgetInScope = (scope: Scope, budget: Budget | null): Trail<Budget> =>
+  budget === null
+    ? fail(problem.notFound('budget.scope', 'no budget with that id'))
+    : budget.company_id !== scope.company_id
+      ? fail(problem.notFound('budget.scope', `budget ${budget.id} belongs to another company`))
+      : pass('budget.scope', `budget ${budget.id}`, budget)

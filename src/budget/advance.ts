@@ -1,0 +1,68 @@
+/**
+ * A budget as of a day: its periods rolled forward and its status moved from open to closing
+ * once the closing date has come (contract section 6, R-10, R-11).
+ *
+ * Laws, for every budget `b` and dates `t1 <= t2`:
+ * - composes: `advanceBudget(advanceBudget(b, t1), t2) = advanceBudget(b, t2)`
+ * - idempotent: `advanceBudget(advanceBudget(b, t), t) = advanceBudget(b, t)`
+ * - never backwards: a date earlier than what `b` reflects changes nothing
+ * - the period in progress contains `t` when the budget renews
+ * - only `period_*` fields and `status` change; `balance_cents` never does
+ * - a closed budget is returned unchanged
+ *
+ * It is O(1) in the age of the budget: the period is found by arithmetic, not by a walk.
+ *
+ * @example
+ * // monthly from 2027-01-31, the period in progress ending 2027-02-28
+ * advanceBudget(b, '2027-04-02')
+ * //=> { ...b, period_starts_on: '2027-03-31', period_ends_on: '2027-04-30', period_amount_cents: b.base_amount_cents }
+ *
+ * @since 0.1.0
+ */
+import type { CalendarDate } from '../calendar/date'
+import { periodAt, type Schedule } from '../recurrence/schedule'
+import type { Budget } from './model'
+
+// -------------------------------------------------------------------------------------
+// utils
+// -------------------------------------------------------------------------------------
+
+/**
+ * The renewal schedule of a budget's current settings, or `null` when it does not renew.
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const scheduleOf = (b: Budget): Schedule | null =>
+  b.recurrence_unit === null || b.recurrence_starts_on === null
+    ? null
+    : { anchor: b.recurrence_starts_on, unit: b.recurrence_unit, every: b.recurrence_every ?? 1 }
+
+const rollPeriods = (b: Budget, today: CalendarDate): Budget => {
+  if (b.period_ends_on === null || today < b.period_ends_on) return b
+  const schedule = scheduleOf(b)
+  // Renewals stopped: no new period starts, and the last one stays open-ended with its amount.
+  const period = schedule === null ? null : periodAt(schedule, today)
+  return period === null
+    ? { ...b, period_ends_on: null }
+    : {
+        ...b,
+        period_starts_on: period.starts_on,
+        period_ends_on: period.ends_on,
+        period_amount_cents: b.base_amount_cents
+      }
+}
+
+/**
+ * The budget as of `today`.
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const advanceBudget = (budget: Budget, today: CalendarDate): Budget => {
+  if (budget.status === 'closed') return budget
+  const rolled = rollPeriods(budget, today)
+  return rolled.status === 'open' && rolled.ends_on !== null && today >= rolled.ends_on
+    ? { ...rolled, status: 'closing' }
+    : rolled
+}

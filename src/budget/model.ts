@@ -1,0 +1,207 @@
+/**
+ * The budget (balance group) as the service's clients see it: contract section 2, snake_case,
+ * dates as `YYYY-MM-DD`, money as integer cents.
+ *
+ * @example
+ * import { Budget } from 'budget-rules'
+ *
+ * Budget.decode(JSON.parse(row)) // Either<Errors, Budget>
+ *
+ * @since 0.1.0
+ */
+import * as t from 'io-ts'
+import { CalendarDate } from '../calendar/date'
+import { recurrenceUnits, type RecurrenceUnit } from '../recurrence/schedule'
+
+// -------------------------------------------------------------------------------------
+// codecs of the parts
+// -------------------------------------------------------------------------------------
+
+const keyed = <K extends string>(keys: ReadonlyArray<K>, name: string) =>
+  t.keyof(Object.fromEntries(keys.map((k) => [k, null])) as Record<K, null>, name)
+
+/**
+ * Who can use the group (R-1).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type Access = 'everyone' | 'members'
+
+/**
+ * @category model
+ * @since 0.1.0
+ */
+export const accessValues: ReadonlyArray<Access> = ['everyone', 'members']
+
+/**
+ * @category model
+ * @since 0.1.0
+ */
+export type Mode = 'funded' | 'tracking'
+
+/**
+ * A closing budget has reached its closing date but has not closed yet (R-3).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type BudgetStatus = 'open' | 'closing' | 'closed'
+
+/**
+ * @category model
+ * @since 0.1.0
+ */
+export interface CentsBrand {
+  readonly Cents: unique symbol
+}
+
+/**
+ * An amount of money in integer cents, `0 <= n <= Number.MAX_SAFE_INTEGER`.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type Cents = t.Branded<number, CentsBrand>
+
+/**
+ * @category codecs
+ * @since 0.1.0
+ */
+export const Cents = /*#__PURE__*/ t.brand(
+  t.number,
+  (n): n is Cents => Number.isSafeInteger(n) && n >= 0,
+  'Cents'
+)
+
+/**
+ * @category model
+ * @since 0.1.0
+ */
+export interface EveryBrand {
+  readonly Every: unique symbol
+}
+
+/**
+ * How many units one period lasts: an integer from 1 to 366.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type Every = t.Branded<number, EveryBrand>
+
+/**
+ * @category codecs
+ * @since 0.1.0
+ */
+export const Every = /*#__PURE__*/ t.brand(
+  t.number,
+  (n): n is Every => Number.isInteger(n) && n >= 1 && n <= 366,
+  'Every'
+)
+
+const nullable = <C extends t.Mixed>(c: C) => t.union([c, t.null])
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * The io-ts codec of a budget: exactly the fields of contract section 2 (extra keys are
+ * stripped on decoding).
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const Budget = /*#__PURE__*/ t.exact(
+  t.type(
+    {
+      id: t.string,
+      company_id: t.string,
+      name: t.string,
+      description: nullable(t.string),
+      access: keyed(accessValues, 'Access'),
+      currency: t.string,
+      mode: keyed<Mode>(['funded', 'tracking'], 'Mode'),
+      manager_id: nullable(t.string),
+      co_manager_id: nullable(t.string),
+      status: keyed<BudgetStatus>(['open', 'closing', 'closed'], 'BudgetStatus'),
+      created_on: CalendarDate,
+      ends_on: nullable(CalendarDate),
+      recurrence_unit: nullable(keyed<RecurrenceUnit>(recurrenceUnits, 'RecurrenceUnit')),
+      recurrence_every: nullable(Every),
+      base_amount_cents: nullable(Cents),
+      recurrence_starts_on: nullable(CalendarDate),
+      period_starts_on: CalendarDate,
+      period_ends_on: nullable(CalendarDate),
+      period_amount_cents: nullable(Cents),
+      balance_cents: nullable(Cents)
+    },
+    'Budget'
+  )
+)
+
+/**
+ * A budget (balance group), contract section 2.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type Budget = t.TypeOf<typeof Budget>
+
+/**
+ * The keys of a budget, in the order of contract section 2.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type BudgetField = keyof Budget
+
+/**
+ * @category model
+ * @since 0.1.0
+ */
+export const budgetFields = /*#__PURE__*/ Object.keys(Budget.type.props) as ReadonlyArray<BudgetField>
+
+/**
+ * The fields an update may change, in the spec's order.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export const updateFields = [
+  'name',
+  'description',
+  'access',
+  'ends_on',
+  'manager_id',
+  'recurrence_unit',
+  'recurrence_every',
+  'base_amount_cents'
+] as const
+
+/**
+ * @category model
+ * @since 0.1.0
+ */
+export type UpdateField = (typeof updateFields)[number]
+
+/**
+ * The update fields only full budget rights may change (spec section 5).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export const recurrenceFields = ['recurrence_unit', 'recurrence_every', 'base_amount_cents'] as const
+
+/**
+ * @category refinements
+ * @since 0.1.0
+ */
+export const isUpdateField = (key: string): key is UpdateField => (updateFields as ReadonlyArray<string>).includes(key)
+
+/**
+ * @category refinements
+ * @since 0.1.0
+ */
+export const isBudgetField = (key: string): key is BudgetField => (budgetFields as ReadonlyArray<string>).includes(key)

@@ -1,0 +1,101 @@
+/**
+ * The body of a budget update, decoded far enough to tell the four ways it can be wrong
+ * (contract section 5): not JSON or of the wrong JSON types (400, `budget.body.type`), no
+ * `budget` wrapper (412, `budget.body.wrapper`), and, later, invalid values and unknown keys
+ * (422, `budget.validation`). Nothing here parses nested objects generically: the only keys
+ * read are `budget` and the keys the client sent inside it, each as an own property.
+ *
+ * @example
+ * decodeUpdateBody('{"budget":{"name":"Travel"}}')
+ * //=> right([{ key: 'name', value: 'Travel' }])
+ * decodeUpdateBody('{"name":"Travel"}')
+ * //=> left({ _tag: 'PreconditionFailed', rule: 'budget.body.wrapper', ... })
+ *
+ * @since 0.1.0
+ */
+import * as E from 'fp-ts/Either'
+import * as problem from '../reply/problem'
+import type { Problem } from '../reply/problem'
+import type { UpdateField } from './model'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * One key the client sent inside `budget`, with its JSON value.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface Sent {
+  readonly key: string
+  readonly value: unknown
+}
+
+interface JsonType {
+  readonly test: (u: unknown) => boolean
+  readonly expected: string
+}
+
+const string: JsonType = { test: (u) => typeof u === 'string', expected: 'a string' }
+const stringOrNull: JsonType = { test: (u) => u === null || typeof u === 'string', expected: 'a string or null' }
+const numberOrNull: JsonType = { test: (u) => u === null || typeof u === 'number', expected: 'a number or null' }
+
+/**
+ * The JSON type of each update field, from the Budget shape. A value of the right type may
+ * still be invalid (a number that is not an integer is a 422, not a 400).
+ */
+const jsonTypes: Readonly<Record<UpdateField, JsonType>> = {
+  name: string,
+  description: stringOrNull,
+  access: string,
+  ends_on: stringOrNull,
+  manager_id: stringOrNull,
+  recurrence_unit: stringOrNull,
+  recurrence_every: numberOrNull,
+  base_amount_cents: numberOrNull
+}
+
+// -------------------------------------------------------------------------------------
+// utils
+// -------------------------------------------------------------------------------------
+
+const isJsonObject = (u: unknown): u is Record<string, unknown> =>
+  typeof u === 'object' && u !== null && !Array.isArray(u)
+
+const hasOwn = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key)
+
+const parseJson = (text: string): E.Either<Problem, unknown> =>
+  E.tryCatch(
+    () => JSON.parse(text) as unknown,
+    () => problem.badRequest('budget.body.type', 'The body is not valid JSON')
+  )
+
+const wrongTypes = (budget: Record<string, unknown>): ReadonlyArray<string> =>
+  Object.keys(budget).flatMap((key) => {
+    const type = hasOwn(jsonTypes, key) ? jsonTypes[key as UpdateField] : undefined
+    return type === undefined || type.test(budget[key]) ? [] : [`budget.${key} must be ${type.expected}`]
+  })
+
+/**
+ * The keys sent inside `budget`, in the order sent, or the 400 or 412 problem of the body.
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const decodeUpdateBody = (body: string | undefined): E.Either<Problem, ReadonlyArray<Sent>> => {
+  if (body === undefined || body.trim() === '')
+    return E.left(problem.preconditionFailed('budget.body.wrapper', 'no body'))
+  return E.chain((json: unknown): E.Either<Problem, ReadonlyArray<Sent>> => {
+    if (!isJsonObject(json)) return E.left(problem.badRequest('budget.body.type', 'The body must be a JSON object'))
+    const budget = hasOwn(json, 'budget') ? json.budget : null
+    if (budget === null || budget === undefined)
+      return E.left(problem.preconditionFailed('budget.body.wrapper', 'no "budget" key in the body'))
+    if (!isJsonObject(budget)) return E.left(problem.badRequest('budget.body.type', 'budget must be a JSON object'))
+    const wrong = wrongTypes(budget)
+    return wrong.length > 0
+      ? E.left(problem.badRequest('budget.body.type', wrong.join('; ')))
+      : E.right(Object.keys(budget).map((key) => ({ key, value: budget[key] })))
+  })(parseJson(body))
+}

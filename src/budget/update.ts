@@ -1,0 +1,287 @@
+/**
+ * The budget update decision, contract section 5 rows 9 to 13, for a caller already
+ * authenticated (rows 1-5), allowed to update (row 6) and whose body decoded (rows 7-8).
+ *
+ * Only the fields sent change, and a value the budget already holds (as advanced to `today`)
+ * is not a change: it needs no permission and is not validated again, so a client may send back
+ * the whole budget it read.
+ *
+ * Laws, for every budget `b`, caller and body whose decision is `right(b2)`:
+ * - a key not sent keeps its value, but for what R-12 and R-15 derive (period fields, status);
+ * - `balance_cents`, `currency` and `mode` equal those of `b`;
+ * - with rights other than `'full'`, `manager_id` and the recurrence fields equal those of `b`.
+ *
+ * @example
+ * decideUpdate({ rights: 'manager', budget: b, sent: [{ key: 'name', value: 'Travel' }], today })
+ * //=> a trail whose result is right({ ...b, name: 'Travel' })
+ *
+ * @since 0.1.0
+ */
+import * as E from 'fp-ts/Either'
+import { pipe } from 'fp-ts/function'
+import { type CalendarDate, isCalendarDate } from '../calendar/date'
+import type { Reason } from '../decision/rules'
+import { chain, fail, pass, type Trail } from '../decision/trail'
+import { changeRecurrence, type RecurrenceSettings } from '../recurrence/change'
+import { type RecurrenceUnit, recurrenceUnits } from '../recurrence/schedule'
+import * as problem from '../reply/problem'
+import type { FieldError } from '../reply/problem'
+import type { Sent } from './patch'
+import {
+  type Access,
+  type Budget,
+  type Cents,
+  type Every,
+  accessValues,
+  Cents as CentsCodec,
+  Every as EveryCodec,
+  isBudgetField,
+  recurrenceFields
+} from './model'
+import { type BudgetRights, type Caller, budgetRights } from './rights'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * @category model
+ * @since 0.1.0
+ */
+export interface UpdateRequest {
+  /** Rights other than `'none'`: row 6 has let the caller through. */
+  readonly rights: Exclude<BudgetRights, 'none'>
+  /** The budget advanced to `today`. */
+  readonly budget: Budget
+  readonly sent: ReadonlyArray<Sent>
+  readonly today: CalendarDate
+  /** When given, a new manager_id must be one of these. */
+  readonly company_member_ids?: ReadonlyArray<string> | undefined
+}
+
+/** The valid new values, each present only when it changes. */
+interface Changes {
+  readonly name?: string
+  readonly description?: string | null
+  readonly access?: Access
+  readonly ends_on?: CalendarDate | null
+  readonly manager_id?: string | null
+  readonly recurrence: RecurrenceSettings
+}
+
+/**
+ * The texts of the 422 field errors (R-13).
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const fieldMessages = {
+  blank: "can't be blank",
+  tooLong: 'is too long (maximum is 255 characters)',
+  notInList: 'is not included in the list',
+  notADate: 'is not a valid date (YYYY-MM-DD)',
+  notAfter: (today: string) => `must be after ${today}`,
+  notAMember: 'is not a member of the company',
+  every: 'must be an integer from 1 to 366',
+  cents: 'must be a whole number of cents, 0 or more',
+  recurrenceOff: 'must be null while recurrence_unit is null',
+  baseRequired: 'is required while recurrence is on',
+  unknown: 'is not a field of a budget',
+  readOnly: 'cannot be changed'
+} as const
+
+const MAX_NAME_LENGTH = 255
+
+/** Length in Unicode code points, as a database `varchar(255)` counts characters. */
+const codePoints = (s: string): number => s.length - (s.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0)
+
+// -------------------------------------------------------------------------------------
+// rules
+// -------------------------------------------------------------------------------------
+
+const changedKeys = (r: UpdateRequest): ReadonlyArray<Sent> =>
+  r.sent.filter((s) => !isBudgetField(s.key) || s.value !== r.budget[s.key])
+
+const changes = (changed: ReadonlyArray<Sent>, key: string): boolean => changed.some((s) => s.key === key)
+
+const checkManagerPermission = (r: UpdateRequest, changed: ReadonlyArray<Sent>): Trail<unknown> =>
+  r.rights === 'full'
+    ? pass('budget.permission.manager', 'full budget rights', null)
+    : !changes(changed, 'manager_id')
+      ? pass('budget.permission.manager', 'manager_id not changed', null)
+      : fail(
+          problem.forbidden(
+            'budget.permission.manager',
+            'budgets/cannot_change_manager',
+            'Only an admin or a user with budgets_manage can change the manager'
+          )
+        )
+
+const checkRecurrencePermission = (r: UpdateRequest, changed: ReadonlyArray<Sent>): Trail<unknown> =>
+  r.rights === 'full'
+    ? pass('budget.permission.recurrence', 'full budget rights', null)
+    : !recurrenceFields.some((f) => changes(changed, f))
+      ? pass('budget.permission.recurrence', 'recurrence not changed', null)
+      : fail(
+          problem.forbidden(
+            'budget.permission.recurrence',
+            'budgets/cannot_change_recurrence',
+            'Only an admin or a user with budgets_manage can change the recurrence'
+          )
+        )
+
+const checkNotClosed = (r: UpdateRequest): Trail<unknown> =>
+  r.budget.status === 'closed'
+    ? fail(problem.conflict('budget.status.closed', 'The budget is closed'))
+    : pass('budget.status.closed', `status ${r.budget.status}`, null)
+
+const isIn =
+  <A extends string>(values: ReadonlyArray<A>) =>
+  (u: unknown): u is A =>
+    (values as ReadonlyArray<unknown>).includes(u)
+
+const isAccess = isIn(accessValues)
+const isUnit = isIn(recurrenceUnits)
+
+/**
+ * Row 12: every changed value checked, every invalid field named.
+ */
+const validate = (r: UpdateRequest, changed: ReadonlyArray<Sent>): Trail<Changes> => {
+  const errors = new Map<string, Array<string>>()
+  const reject = (field: string, message: string): void => {
+    const messages = errors.get(field)
+    if (messages === undefined) errors.set(field, [message])
+    else messages.push(message)
+  }
+  const sent = new Map(changed.map((s) => [s.key, s.value]))
+  const b = r.budget
+
+  // The recurrence unit the budget will have, when it can be known.
+  const unitSent = sent.has('recurrence_unit')
+  const unitValue = sent.get('recurrence_unit')
+  const unit: RecurrenceUnit | null | undefined = !unitSent
+    ? b.recurrence_unit
+    : unitValue === null || isUnit(unitValue)
+      ? unitValue
+      : undefined
+
+  for (const { key, value } of changed) {
+    switch (key) {
+      case 'name':
+        if (typeof value !== 'string' || value.trim() === '') reject(key, fieldMessages.blank)
+        else if (codePoints(value) > MAX_NAME_LENGTH) reject(key, fieldMessages.tooLong)
+        break
+      case 'description':
+        break
+      case 'access':
+        if (!isAccess(value)) reject(key, fieldMessages.notInList)
+        break
+      case 'ends_on':
+        if (value === null) break
+        if (!isCalendarDate(value)) reject(key, fieldMessages.notADate)
+        else if (value <= r.today) reject(key, fieldMessages.notAfter(r.today))
+        break
+      case 'manager_id':
+        if (typeof value === 'string' && r.company_member_ids !== undefined && !r.company_member_ids.includes(value))
+          reject(key, fieldMessages.notAMember)
+        break
+      case 'recurrence_unit':
+        if (unit === undefined) reject(key, fieldMessages.notInList)
+        break
+      case 'recurrence_every':
+        if (value === null) {
+          if (unit !== null && unit !== undefined) reject(key, fieldMessages.every)
+        } else if (!EveryCodec.is(value)) reject(key, fieldMessages.every)
+        else if (unit === null) reject(key, fieldMessages.recurrenceOff)
+        break
+      case 'base_amount_cents':
+        if (value === null) {
+          if (unit !== null && unit !== undefined) reject(key, fieldMessages.baseRequired)
+        } else if (!CentsCodec.is(value)) reject(key, fieldMessages.cents)
+        else if (unit === null) reject(key, fieldMessages.recurrenceOff)
+        break
+      default:
+        reject(key, isBudgetField(key) ? fieldMessages.readOnly : fieldMessages.unknown)
+    }
+  }
+  // Turning recurrence on needs an amount per period, sent or already held.
+  const base = sent.has('base_amount_cents') ? sent.get('base_amount_cents') : b.base_amount_cents
+  if (unit !== null && unit !== undefined && b.recurrence_unit === null && base === null && !sent.has('base_amount_cents'))
+    reject('base_amount_cents', fieldMessages.baseRequired)
+
+  if (errors.size > 0) {
+    const list: ReadonlyArray<FieldError> = [...errors].map(([field, messages]) => ({ field, messages }))
+    return fail(problem.invalid('budget.validation', list))
+  }
+  const every = sent.has('recurrence_every') ? (sent.get('recurrence_every') as Every | null) : b.recurrence_every
+  const valid: Changes = {
+    ...(Object.fromEntries(
+      changed.filter((s) => !(recurrenceFields as ReadonlyArray<string>).includes(s.key)).map((s) => [s.key, s.value])
+    ) as Omit<Changes, 'recurrence'>),
+    recurrence: { unit: unit ?? null, every, base: base as Cents | null }
+  }
+  return pass('budget.validation', changed.length === 0 ? 'nothing changes' : 'every changed value is valid', valid)
+}
+
+/**
+ * Row 13: the new budget, with what R-12 and R-15 derive from the change.
+ */
+const apply = (r: UpdateRequest, changed: ReadonlyArray<Sent>, c: Changes): Trail<Budget> => {
+  const { recurrence, ...plain } = c
+  const b = r.budget
+  const edited: Budget = { ...b, ...plain }
+  const reasons: Array<Reason> = [
+    {
+      rule: 'budget.update',
+      detail: changed.length === 0 ? 'no field changes' : `changes ${changed.map((s) => s.key).join(', ')}`
+    }
+  ]
+  const reopened: Budget =
+    plain.ends_on !== undefined && b.status === 'closing' ? { ...edited, status: 'open' } : edited
+  if (reopened !== edited)
+    reasons.push({ rule: 'budget.reopen', detail: `ends_on now ${plain.ends_on ?? 'null'}; the budget is open again` })
+  const renewed = changeRecurrence(reopened, r.today, recurrence)
+  if (renewed.reason !== null) reasons.push(renewed.reason)
+  return { reasons, result: E.right(renewed.budget) }
+}
+
+/**
+ * Rows 9 to 13 in order: manager permission, recurrence permission, closed, validation, then
+ * the updated budget.
+ *
+ * @category rules
+ * @since 0.1.0
+ */
+export const decideUpdate = (r: UpdateRequest): Trail<Budget> => {
+  const changed = changedKeys(r)
+  return pipe(
+    checkManagerPermission(r, changed),
+    chain(() => checkRecurrencePermission(r, changed)),
+    chain(() => checkNotClosed(r)),
+    chain(() => validate(r, changed)),
+    chain((c: Changes) => apply(r, changed, c))
+  )
+}
+
+/**
+ * Row 6: full budget rights, or the group's manager or co-manager; anyone else is refused by
+ * the action guard (401 `Unauthorized (401)`), before the body is even read.
+ *
+ * @category rules
+ * @since 0.1.0
+ */
+export const authorizeUpdate = (caller: Caller, budget: Budget): Trail<Exclude<BudgetRights, 'none'>> => {
+  const rights = budgetRights(caller, budget)
+  return rights === 'none'
+    ? fail(
+        problem.guardRejected(
+          'budget.permission.update',
+          `user ${caller.user_id} has no budget rights and does not manage budget ${budget.id}`
+        )
+      )
+    : pass(
+        'budget.permission.update',
+        rights === 'full' ? `full budget rights (role ${caller.role})` : `user ${caller.user_id} manages the group`,
+        rights
+      )
+}

@@ -1,0 +1,191 @@
+/**
+ * Calendar dates as the service writes them, `YYYY-MM-DD`, and the arithmetic on them.
+ *
+ * No `Date` object is involved anywhere: a date is turned into a count of days since
+ * 1970-01-01 with integer arithmetic (the civil-from-days algorithm), so no result can depend
+ * on the process time zone, its daylight-saving gaps or its locale.
+ *
+ * @example
+ * import { addDays, CalendarDate } from 'budget-rules'
+ * import { isRight } from 'fp-ts/Either'
+ *
+ * const d = CalendarDate.decode('2028-02-28')
+ * isRight(d) && addDays(d.right, 1) //=> '2028-02-29'
+ *
+ * @since 0.1.0
+ */
+import * as t from 'io-ts'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * @category model
+ * @since 0.1.0
+ */
+export interface CalendarDateBrand {
+  readonly CalendarDate: unique symbol
+}
+
+/**
+ * A real calendar date from 0001-01-01 to 9999-12-31, written `YYYY-MM-DD`. Strings of this
+ * shape order the same way as the dates they name, so `<` and `>=` compare them.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type CalendarDate = t.Branded<string, CalendarDateBrand>
+
+/** Days since 1970-01-01 of the first and last date the service accepts. */
+const FIRST_DAY = -719162
+const LAST_DAY = 2932896
+
+// -------------------------------------------------------------------------------------
+// utils
+// -------------------------------------------------------------------------------------
+
+/**
+ * Whether `year` has a 29 February.
+ *
+ * @example
+ * isLeapYear(2028) //=> true
+ * isLeapYear(2100) //=> false
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const isLeapYear = (year: number): boolean =>
+  (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
+
+/**
+ * The number of days in `month` (1-12) of `year`.
+ *
+ * @example
+ * daysInMonth(2027, 2) //=> 28
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const daysInMonth = (year: number, month: number): number =>
+  month === 2 ? (isLeapYear(year) ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31
+
+/** Days since 1970-01-01 of a proleptic Gregorian date; exact for every year >= 0. */
+const dayNumber = (year: number, month: number, day: number): number => {
+  const y = month <= 2 ? year - 1 : year
+  const era = Math.floor(y / 400)
+  const yearOfEra = y - era * 400
+  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear
+  return era * 146097 + dayOfEra - 719468
+}
+
+const pad = (n: number, width: number): string => String(n).padStart(width, '0')
+
+const format = (year: number, month: number, day: number): CalendarDate =>
+  `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}` as CalendarDate
+
+/**
+ * The year, month (1-12) and day of a date.
+ *
+ * @example
+ * toParts(d) //=> { year: 2026, month: 11, day: 22 } for d = '2026-11-22'
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const toParts = (date: CalendarDate): { readonly year: number; readonly month: number; readonly day: number } => ({
+  year: Number(date.slice(0, 4)),
+  month: Number(date.slice(5, 7)),
+  day: Number(date.slice(8, 10))
+})
+
+/**
+ * Days since 1970-01-01 (negative before it).
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const toDayNumber = (date: CalendarDate): number => {
+  const { year, month, day } = toParts(date)
+  return dayNumber(year, month, day)
+}
+
+/**
+ * The date `n` days after 1970-01-01, or `null` outside 0001-01-01..9999-12-31.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const fromDayNumber = (n: number): CalendarDate | null => {
+  if (!Number.isSafeInteger(n) || n < FIRST_DAY || n > LAST_DAY) return null
+  const z = n + 719468
+  const era = Math.floor(z / 146097)
+  const dayOfEra = z - era * 146097
+  const yearOfEra = Math.floor(
+    (dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36524) - Math.floor(dayOfEra / 146096)) / 365
+  )
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100))
+  const mp = Math.floor((5 * dayOfYear + 2) / 153)
+  const day = dayOfYear - Math.floor((153 * mp + 2) / 5) + 1
+  const month = mp < 10 ? mp + 3 : mp - 9
+  return format(yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+}
+
+/**
+ * The date with these parts, the day clamped to the month's last day (31 becomes 30 in
+ * April), or `null` when the year is outside 1..9999.
+ *
+ * @example
+ * fromPartsClamped(2027, 2, 31) //=> '2027-02-28'
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const fromPartsClamped = (year: number, month: number, day: number): CalendarDate | null =>
+  year < 1 || year > 9999 ? null : format(year, month, Math.min(day, daysInMonth(year, month)))
+
+/**
+ * `date` moved by `n` days (`n` may be negative), or `null` past the calendar's ends.
+ *
+ * @example
+ * addDays('2026-12-31', 1) //=> '2027-01-01'
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const addDays = (date: CalendarDate, n: number): CalendarDate | null => fromDayNumber(toDayNumber(date) + n)
+
+const DATE_SHAPE = /^(\d{4})-(\d{2})-(\d{2})$/
+
+/**
+ * Whether `u` is a real date written `YYYY-MM-DD` within 0001-01-01..9999-12-31.
+ *
+ * @example
+ * isCalendarDate('2027-02-29') //=> false
+ * isCalendarDate('2028-02-29') //=> true
+ *
+ * @category refinements
+ * @since 0.1.0
+ */
+export const isCalendarDate = (u: unknown): u is CalendarDate => {
+  if (typeof u !== 'string') return false
+  const m = DATE_SHAPE.exec(u)
+  if (m === null) return false
+  const year = Number(m[1])
+  const month = Number(m[2])
+  const day = Number(m[3])
+  return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month)
+}
+
+/**
+ * The io-ts codec of {@link CalendarDate}.
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const CalendarDate = /*#__PURE__*/ t.brand(
+  t.string,
+  (s): s is CalendarDate => isCalendarDate(s),
+  'CalendarDate'
+)

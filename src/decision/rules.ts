@@ -1,0 +1,174 @@
+/**
+ * Every rule the facades apply, by id (contract section 10, R-30). A reply's `reasons` name
+ * these ids in the order the rules were consulted; `docs/decisions/` explains each one and
+ * `docs/rules.md` is generated from this table.
+ *
+ * @since 0.1.0
+ */
+
+/**
+ * @category model
+ * @since 0.1.0
+ */
+export interface RuleDescription {
+  /** What the rule checks or does, in one sentence. */
+  readonly summary: string
+  /** The contract row or settled point it implements. */
+  readonly source: string
+  /** The statuses a request failing this rule gets; empty when the rule never refuses. */
+  readonly refuses: ReadonlyArray<number>
+  /** The decision record in `docs/decisions/` that explains it. */
+  readonly decision: string
+}
+
+/**
+ * The catalogue of rule ids.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export const rules = {
+  'server.input': {
+    summary: 'What the server passes in (request, session, budget, today, request_id) has the documented shape.',
+    source: 'contract preamble',
+    refuses: [500],
+    decision: '0003-server-input.md'
+  },
+  'server.unexpected': {
+    summary: 'Anything a facade did not foresee (an object whose getter throws, ...) is a 500, never an exception.',
+    source: 'contract preamble',
+    refuses: [500],
+    decision: '0003-server-input.md'
+  },
+  'auth.bearer': {
+    summary: 'Authorization is `Bearer <key>` (scheme in any case, non-empty key) and the key resolved to a user.',
+    source: 'contract 4 row 1',
+    refuses: [401],
+    decision: '0004-authentication-order.md'
+  },
+  'auth.email_verified': {
+    summary: "The key's user has verified their email.",
+    source: 'contract 4 row 2',
+    refuses: [401],
+    decision: '0004-authentication-order.md'
+  },
+  'auth.company_header': {
+    summary: 'The company-id header is present and not empty where the endpoint requires it.',
+    source: 'contract 4 row 3',
+    refuses: [401],
+    decision: '0004-authentication-order.md'
+  },
+  'auth.membership': {
+    summary: 'The user is a member of the company that company-id names.',
+    source: 'contract 4 row 4',
+    refuses: [404],
+    decision: '0004-authentication-order.md'
+  },
+  'budget.scope': {
+    summary: "The budget exists and belongs to the company-id header's company; otherwise the reply is the same as for a foreign company.",
+    source: 'contract 4 row 5',
+    refuses: [404],
+    decision: '0004-authentication-order.md'
+  },
+  'budget.advance': {
+    summary: 'The budget is brought to `today` (period roll-overs, open to closing) before anything is compared.',
+    source: 'contract 5, 6',
+    refuses: [],
+    decision: '0010-periods.md'
+  },
+  'budget.permission.update': {
+    summary: "The caller has full budget rights, or is the group's manager or co-manager.",
+    source: 'contract 5 row 6, R-21',
+    refuses: [401],
+    decision: '0005-budget-rights.md'
+  },
+  'budget.body.type': {
+    summary: 'The body is a JSON object, `budget` is an object, and each update field has its JSON type.',
+    source: 'contract 5 row 7',
+    refuses: [400],
+    decision: '0006-update-body.md'
+  },
+  'budget.body.wrapper': {
+    summary: 'The body holds the `budget` wrapper key with a non-null value.',
+    source: 'contract 5 row 8',
+    refuses: [412],
+    decision: '0006-update-body.md'
+  },
+  'budget.permission.manager': {
+    summary: 'Only full budget rights may change manager_id.',
+    source: 'contract 5 row 9',
+    refuses: [403],
+    decision: '0005-budget-rights.md'
+  },
+  'budget.permission.recurrence': {
+    summary: 'Only full budget rights may change recurrence_unit, recurrence_every or base_amount_cents.',
+    source: 'contract 5 row 10',
+    refuses: [403],
+    decision: '0005-budget-rights.md'
+  },
+  'budget.status.closed': {
+    summary: 'A closed budget takes no update.',
+    source: 'contract 5 row 11',
+    refuses: [409],
+    decision: '0007-update-validation.md'
+  },
+  'budget.validation': {
+    summary: 'Every changed value is valid; unknown keys and changed read-only fields are rejected; all invalid fields are named at once.',
+    source: 'contract 5 row 12, R-13, R-14',
+    refuses: [422],
+    decision: '0007-update-validation.md'
+  },
+  'budget.update': {
+    summary: 'The fields sent with a new value change; nothing else does.',
+    source: 'contract 5 row 13',
+    refuses: [],
+    decision: '0006-update-body.md'
+  },
+  'budget.reopen': {
+    summary: 'A closing budget whose ends_on changes becomes open.',
+    source: 'R-15',
+    refuses: [],
+    decision: '0008-reopen.md'
+  },
+  'recurrence.turn_on': {
+    summary: 'Turning recurrence on counts periods from created_on, or resumes from the period end of stopped renewals.',
+    source: 'contract 6, R-12',
+    refuses: [],
+    decision: '0012-recurrence-changes.md'
+  },
+  'recurrence.change': {
+    summary: 'A new unit or every applies from the end of the period in progress.',
+    source: 'contract 6, R-12',
+    refuses: [],
+    decision: '0012-recurrence-changes.md'
+  },
+  'recurrence.base': {
+    summary: 'A new base_amount_cents applies to periods that start after today.',
+    source: 'contract 6, R-11',
+    refuses: [],
+    decision: '0012-recurrence-changes.md'
+  },
+  'recurrence.stop': {
+    summary: 'recurrence_unit null stops renewals; the period in progress keeps its end and amount.',
+    source: 'contract 6, R-12',
+    refuses: [],
+    decision: '0012-recurrence-changes.md'
+  }
+} as const satisfies Record<string, RuleDescription>
+
+/**
+ * @category model
+ * @since 0.1.0
+ */
+export type RuleId = keyof typeof rules
+
+/**
+ * One line of a reply's `reasons`: a rule consulted, and what it found.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface Reason {
+  readonly rule: RuleId
+  readonly detail: string
+}

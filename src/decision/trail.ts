@@ -1,0 +1,131 @@
+/**
+ * A decision in progress: the rules consulted so far (`reasons`) and either the problem that
+ * stopped it or the value it has reached. Checks run in the order the contract lists them and
+ * the first problem wins (401 before 404 before 412 ...), so `chain` short-circuits, while a
+ * single check may still gather many field errors (a 422 names every invalid field).
+ *
+ * Laws (`Trail` is a monad over `Either<Problem, _>` with an append-only log):
+ * - `chain(of)(t) = t`
+ * - `chain(f)(of(a)) = f(a)`
+ * - `chain(g)(chain(f)(t)) = chain((a) => chain(g)(f(a)))(t)`
+ * - the reasons of a failed trail end with the rule of its problem.
+ *
+ * @example
+ * import { pipe } from 'fp-ts/function'
+ *
+ * pipe(
+ *   pass('auth.bearer', 'bearer key given', 'key'),
+ *   chain(() => fail(problem.emailNotVerified('auth.email_verified', 'email not verified')))
+ * ).reasons.map((r) => r.rule)
+ * //=> ['auth.bearer', 'auth.email_verified']
+ *
+ * @since 0.1.0
+ */
+import * as E from 'fp-ts/Either'
+import type { Problem } from '../reply/problem'
+import type { Reason, RuleId } from './rules'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * @category model
+ * @since 0.1.0
+ */
+export interface Trail<A> {
+  readonly reasons: ReadonlyArray<Reason>
+  readonly result: E.Either<Problem, A>
+}
+
+// -------------------------------------------------------------------------------------
+// constructors
+// -------------------------------------------------------------------------------------
+
+/**
+ * A value reached without consulting any rule.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const of = <A>(a: A): Trail<A> => ({ reasons: [], result: E.right(a) })
+
+/**
+ * A rule consulted that let the request through.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const pass = <A>(rule: RuleId, detail: string, a: A): Trail<A> => ({
+  reasons: [{ rule, detail }],
+  result: E.right(a)
+})
+
+/**
+ * A rule that refused: its reason is the problem's rule and detail.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const fail = (p: Problem): Trail<never> => ({
+  reasons: [{ rule: p.rule, detail: p.detail }],
+  result: E.left(p)
+})
+
+/**
+ * A check written as an `Either`: a `Right` passes with the detail `onPass` gives.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const check = <A>(rule: RuleId, onPass: (a: A) => string, e: E.Either<Problem, A>): Trail<A> =>
+  E.isLeft(e) ? fail(e.left) : pass(rule, onPass(e.right), e.right)
+
+// -------------------------------------------------------------------------------------
+// combinators
+// -------------------------------------------------------------------------------------
+
+/**
+ * The next step, given the value reached; skipped once a problem has been found.
+ *
+ * @category combinators
+ * @since 0.1.0
+ */
+export const chain =
+  <A, B>(f: (a: A) => Trail<B>) =>
+  (ta: Trail<A>): Trail<B> => {
+    if (E.isLeft(ta.result)) return ta as unknown as Trail<B>
+    const tb = f(ta.result.right)
+    return { reasons: [...ta.reasons, ...tb.reasons], result: tb.result }
+  }
+
+/**
+ * @category combinators
+ * @since 0.1.0
+ */
+export const map =
+  <A, B>(f: (a: A) => B) =>
+  (ta: Trail<A>): Trail<B> =>
+    ({ reasons: ta.reasons, result: E.map(f)(ta.result) })
+
+/**
+ * Adds the value of the next step under `name`, keeping what was reached (do notation).
+ *
+ * @category combinators
+ * @since 0.1.0
+ */
+export const bind =
+  <N extends string, A, B>(name: Exclude<N, keyof A>, f: (a: A) => Trail<B>) =>
+  (ta: Trail<A>): Trail<A & { readonly [K in N]: B }> =>
+    chain((a: A) => map((b: B) => ({ ...a, [name]: b }) as A & { readonly [K in N]: B })(f(a)))(ta)
+
+/**
+ * Runs a check for its verdict only, keeping the value reached.
+ *
+ * @category combinators
+ * @since 0.1.0
+ */
+export const tap =
+  <A>(f: (a: A) => Trail<unknown>) =>
+  (ta: Trail<A>): Trail<A> =>
+    chain((a: A) => map(() => a)(f(a)))(ta)

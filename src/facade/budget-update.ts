@@ -1,0 +1,143 @@
+/**
+ * PATCH /v1/budgets/{id}: the whole update endpoint as one pure function. The server passes
+ * the request as received, the session it resolved from the key, the budget the path names
+ * (looked up in the company that company-id names, or null), today's date in the company's
+ * time zone and its request id; it gets back the exact reply, and on a 200 the budget to
+ * persist.
+ *
+ * Rules consulted, in order (contract sections 4 and 5): `auth.bearer`, `auth.email_verified`,
+ * `auth.company_header`, `auth.membership`, `budget.scope`, `budget.advance`,
+ * `budget.permission.update`, `budget.body.type` and `budget.body.wrapper`,
+ * `budget.permission.manager`, `budget.permission.recurrence`, `budget.status.closed`,
+ * `budget.validation`, `budget.update` (with `budget.reopen` and `recurrence.*`).
+ *
+ * @example
+ * import { respondBudgetUpdate } from 'budget-rules'
+ *
+ * respondBudgetUpdate({
+ *   request: { headers: { Authorization: 'Bearer k', 'company-id': 'c-1' }, body: '{"budget":{"name":"Travel"}}' },
+ *   session: { user: { id: 'u-1', email_verified: true }, memberships: { 'c-1': { role: 'admin', permissions: [] } } },
+ *   budget, today: '2026-11-22', request_id: 'req-1'
+ * })
+ * //=> { status: 200, headers: { 'X-Request-Id': 'req-1', 'Content-Type': 'application/json; charset=utf-8' },
+ * //     body: { ...budget, name: 'Travel' }, budget: { ...budget, name: 'Travel' }, reasons: [...] }
+ *
+ * @since 0.1.0
+ */
+import { pipe } from 'fp-ts/function'
+import * as t from 'io-ts'
+import { authenticate, budgetInScope, Session } from '../auth/session'
+import { advanceBudget } from '../budget/advance'
+import { Budget } from '../budget/model'
+import { decodeUpdateBody } from '../budget/patch'
+import { authorizeUpdate, decideUpdate } from '../budget/update'
+import { CalendarDate } from '../calendar/date'
+import { bind, chain, check, map, pass, tap, type Trail } from '../decision/trail'
+import { Request } from '../http/request'
+import type { Reply } from '../reply/reply'
+import { respondWith, settle } from './context'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * @category codecs
+ * @since 0.1.0
+ */
+export const BudgetContext = /*#__PURE__*/ t.intersection(
+  [
+    t.type({
+      request: Request,
+      session: Session,
+      budget: t.union([t.null, Budget]),
+      today: CalendarDate,
+      request_id: t.string
+    }),
+    t.partial({ company_member_ids: t.array(t.string) })
+  ],
+  'BudgetContext'
+)
+
+/**
+ * What the server hands a budget facade, as plain JSON-shaped data.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type BudgetContext = t.OutputOf<typeof BudgetContext>
+
+/**
+ * A reply that carries, on a 200, the budget to persist.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface BudgetReply extends Reply {
+  readonly budget?: Budget
+}
+
+// -------------------------------------------------------------------------------------
+// utils
+// -------------------------------------------------------------------------------------
+
+const describeAdvance = (before: Budget, after: Budget): string => {
+  if (before === after) return 'nothing to roll forward'
+  const parts: Array<string> = []
+  if (after.period_starts_on !== before.period_starts_on)
+    parts.push(`period in progress ${after.period_starts_on}..${after.period_ends_on ?? 'open-ended'}`)
+  else if (after.period_ends_on !== before.period_ends_on) parts.push('renewals over: the period is open-ended')
+  if (after.status !== before.status) parts.push(`status ${before.status} -> ${after.status}`)
+  return parts.join('; ')
+}
+
+/**
+ * The budget of the path, in the caller's company, brought to `today` (rows 1-5 and the roll).
+ *
+ * @category rules
+ * @since 0.1.0
+ */
+export const scopedBudget = (c: t.TypeOf<typeof BudgetContext>) =>
+  pipe(
+    authenticate(c.request, c.session),
+    map((scope) => ({ scope })),
+    bind('budget', ({ scope }) =>
+      chain((found: Budget): Trail<Budget> => {
+        const advanced = advanceBudget(found, c.today)
+        return pass('budget.advance', describeAdvance(found, advanced), advanced)
+      })(budgetInScope(scope, c.budget))
+    )
+  )
+
+// -------------------------------------------------------------------------------------
+// facade
+// -------------------------------------------------------------------------------------
+
+/**
+ * The reply to PATCH /v1/budgets/{id}. Never throws.
+ *
+ * @category facades
+ * @since 0.1.0
+ */
+export const respondBudgetUpdate: (context: BudgetContext) => BudgetReply = /*#__PURE__*/ respondWith(
+  BudgetContext,
+  (c): BudgetReply =>
+    settle(
+      c.request_id,
+      pipe(
+        scopedBudget(c),
+        bind('rights', ({ scope, budget }) => authorizeUpdate(scope.caller, budget)),
+        bind('sent', () =>
+          pipe(
+            check('budget.body.type', () => 'a JSON object with a budget object', decodeUpdateBody(c.request.body)),
+            tap((sent) => pass('budget.body.wrapper', `budget holds ${sent.length} keys`, null))
+          )
+        ),
+        chain(({ rights, budget, sent }) =>
+          decideUpdate({ rights, budget, sent, today: c.today, company_member_ids: c.company_member_ids })
+        )
+      ),
+      (budget) => budget,
+      (budget) => ({ budget })
+    )
+)

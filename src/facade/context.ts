@@ -1,0 +1,73 @@
+/**
+ * What every facade is handed by the server, checked before anything else: the server's own
+ * data is trusted, but a malformed one (a budget missing a field, `today` not a date) gets a
+ * 500 rather than an exception or a wrong answer (contract preamble).
+ *
+ * @since 0.1.0
+ */
+import * as E from 'fp-ts/Either'
+import * as t from 'io-ts'
+import type { Trail } from '../decision/trail'
+import { problemReply, reply, type Reply } from '../reply/reply'
+import * as problem from '../reply/problem'
+
+// -------------------------------------------------------------------------------------
+// utils
+// -------------------------------------------------------------------------------------
+
+const pathOf = (e: t.ValidationError): string =>
+  e.context
+    .map((c) => c.key)
+    .filter((k) => k !== '' && !/^\d+$/.test(k))
+    .join('.')
+
+/**
+ * The request id to echo even when the context is malformed.
+ */
+const requestIdOf = (u: unknown): string => {
+  if (typeof u !== 'object' || u === null) return ''
+  const id: unknown = (u as { request_id?: unknown }).request_id
+  return typeof id === 'string' ? id : ''
+}
+
+/**
+ * Runs a facade over a decoded context: a malformed context is a 500 (`server.input`), and
+ * anything thrown on the way (a getter that throws, say) is a 500 (`server.unexpected`), so a
+ * facade never throws.
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const respondWith =
+  <C extends { readonly request_id: string }, R extends Reply>(codec: t.Decoder<unknown, C>, decide: (c: C) => R) =>
+  (context: unknown): R | Reply => {
+    try {
+      const decoded = codec.decode(context)
+      if (E.isLeft(decoded)) {
+        const paths = [...new Set(decoded.left.map(pathOf))].slice(0, 5)
+        const p = problem.internalError('server.input', `malformed server input at ${paths.join(', ')}`)
+        return problemReply(requestIdOf(context), [{ rule: p.rule, detail: p.detail }])(p)
+      }
+      return decide(decoded.right)
+    } catch (e) {
+      const p = problem.internalError('server.unexpected', e instanceof Error ? e.message : 'a non-error was thrown')
+      return problemReply(requestIdOf(context), [{ rule: p.rule, detail: p.detail }])(p)
+    }
+  }
+
+/**
+ * The reply of a finished decision: 200 with `body(value)` and `extra(value)` added to the
+ * reply, or the problem's reply.
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const settle = <A, X extends object>(
+  requestId: string,
+  trail: Trail<A>,
+  body: (a: A) => unknown,
+  extra: (a: A) => X
+): Reply | (Reply & X) =>
+  E.isLeft(trail.result)
+    ? problemReply(requestId, trail.reasons)(trail.result.left)
+    : { ...reply(200, requestId, trail.reasons, body(trail.result.right)), ...extra(trail.result.right) }

@@ -1,0 +1,55 @@
+/**
+ * budget-rules: the rules of a company-finance banking API's budgets (balance groups) and of
+ * the conventions its endpoints share, as pure functions.
+ *
+ * - Facades (`respond*`): a request and the server's data in, the exact reply out.
+ * - Rules: typed decisions returning `Either<Problem, _>` or a {@link Trail}.
+ *
+ * @since 0.1.0
+ */
+export { respondBudgetUpdate, BudgetContext, type BudgetReply } from './facade/budget-update'
+export { permittedUpdateFields, hasFullBudgetRights, budgetRights, type Caller, type Role, type BudgetRights } from './budget/rights'
+export { advanceBudget, scheduleOf } from './budget/advance'
+export {
+  Budget,
+  Cents,
+  Every,
+  budgetFields,
+  updateFields,
+  recurrenceFields,
+  accessValues,
+  type Access,
+  type Mode,
+  type BudgetStatus,
+  type BudgetField,
+  type UpdateField
+} from './budget/model'
+export { decideUpdate, authorizeUpdate, fieldMessages, type UpdateRequest } from './budget/update'
+export { decodeUpdateBody, type Sent } from './budget/patch'
+export { changeRecurrence, type RecurrenceSettings } from './recurrence/change'
+export {
+  boundaryOf,
+  indexAt,
+  periodAt,
+  nextBoundaryAfter,
+  recurrenceUnits,
+  type RecurrenceUnit,
+  type Schedule,
+  type Period
+} from './recurrence/schedule'
+export {
+  CalendarDate,
+  isCalendarDate,
+  addDays,
+  daysInMonth,
+  isLeapYear,
+  toDayNumber,
+  fromDayNumber
+} from './calendar/date'
+export { Session, authenticate, identify, budgetInScope, type Scope, type Identity } from './auth/session'
+export { Request, headerOf } from './http/request'
+export * as problem from './reply/problem'
+export type { Problem, FieldError } from './reply/problem'
+export { problemReply, statusAndBody, messages, JSON_CONTENT_TYPE, type Reply } from './reply/reply'
+export { rules, type RuleId, type Reason, type RuleDescription } from './decision/rules'
+export type { Trail } from './decision/trail'

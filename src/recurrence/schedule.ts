@@ -1,0 +1,133 @@
+/**
+ * A renewal schedule: boundaries `anchor + k * every units`, each computed from the anchor
+ * (never by adding to the previous boundary), so month ends clamp without drifting:
+ * a monthly schedule anchored on 31 January gives 28 or 29 February, 31 March, 30 April.
+ *
+ * Laws, for every schedule `s`, integer `k` and date `d` within the calendar:
+ * - `boundaryOf(s, k) < boundaryOf(s, k + 1)` (periods are non-empty and contiguous)
+ * - `boundaryOf(s, indexAt(s, d)) <= d < boundaryOf(s, indexAt(s, d) + 1)`
+ * - `indexAt` is O(1): it does not walk from the anchor.
+ *
+ * @example
+ * const s = { anchor: '2027-01-31', unit: 'month', every: 1 }
+ * boundaryOf(s, 1) //=> '2027-02-28'
+ * boundaryOf(s, 2) //=> '2027-03-31'
+ * periodAt(s, '2027-03-01') //=> { starts_on: '2027-02-28', ends_on: '2027-03-31' }
+ *
+ * @since 0.1.0
+ */
+import { type CalendarDate, fromDayNumber, fromPartsClamped, toDayNumber, toParts } from '../calendar/date'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * @category model
+ * @since 0.1.0
+ */
+export type RecurrenceUnit = 'day' | 'week' | 'month' | 'year'
+
+/**
+ * The units the service knows, in the order a UI lists them.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export const recurrenceUnits: ReadonlyArray<RecurrenceUnit> = ['day', 'week', 'month', 'year']
+
+/**
+ * @category model
+ * @since 0.1.0
+ */
+export interface Schedule {
+  readonly anchor: CalendarDate
+  readonly unit: RecurrenceUnit
+  /** 1..366 */
+  readonly every: number
+}
+
+/**
+ * A period `[starts_on, ends_on)`; `ends_on` is `null` when it lies past 9999-12-31.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface Period {
+  readonly starts_on: CalendarDate
+  readonly ends_on: CalendarDate | null
+}
+
+// -------------------------------------------------------------------------------------
+// utils
+// -------------------------------------------------------------------------------------
+
+const daysPerStep = (s: Schedule): number => s.every * (s.unit === 'week' ? 7 : 1)
+
+const monthsPerStep = (s: Schedule): number => s.every * (s.unit === 'year' ? 12 : 1)
+
+const isDayBased = (s: Schedule): boolean => s.unit === 'day' || s.unit === 'week'
+
+const monthIndex = (date: CalendarDate): number => {
+  const { year, month } = toParts(date)
+  return year * 12 + month - 1
+}
+
+/**
+ * Boundary `k` of the schedule (boundary 0 is the anchor), or `null` outside the calendar.
+ *
+ * @example
+ * boundaryOf({ anchor: '2028-02-29', unit: 'year', every: 1 }, 1) //=> '2029-02-28'
+ * boundaryOf({ anchor: '2028-02-29', unit: 'year', every: 1 }, 4) //=> '2032-02-29'
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const boundaryOf = (s: Schedule, k: number): CalendarDate | null => {
+  if (isDayBased(s)) return fromDayNumber(toDayNumber(s.anchor) + k * daysPerStep(s))
+  const index = monthIndex(s.anchor) + k * monthsPerStep(s)
+  return fromPartsClamped(Math.floor(index / 12), (index % 12) + 1, toParts(s.anchor).day)
+}
+
+/**
+ * The index of the boundary on or before `date`: the largest `k` with
+ * `boundaryOf(s, k) <= date` (negative when `date` is before the anchor). O(1).
+ *
+ * @example
+ * indexAt({ anchor: '2027-01-31', unit: 'month', every: 1 }, '2027-03-30') //=> 1
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const indexAt = (s: Schedule, date: CalendarDate): number => {
+  if (isDayBased(s)) return Math.floor((toDayNumber(date) - toDayNumber(s.anchor)) / daysPerStep(s))
+  const k = Math.floor((monthIndex(date) - monthIndex(s.anchor)) / monthsPerStep(s))
+  // Boundary k lies in date's month or earlier; in the same month it may still fall after date.
+  const b = boundaryOf(s, k)
+  return b !== null && b <= date ? k : k - 1
+}
+
+/**
+ * The period of the schedule that contains `date`, or `null` when `date` is before the anchor.
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const periodAt = (s: Schedule, date: CalendarDate): Period | null => {
+  const k = indexAt(s, date)
+  const starts_on = k < 0 ? null : boundaryOf(s, k)
+  return starts_on === null ? null : { starts_on, ends_on: boundaryOf(s, k + 1) }
+}
+
+/**
+ * The first boundary strictly after `date` (the anchor itself when `date` is before it), or
+ * `null` past 9999-12-31.
+ *
+ * @example
+ * nextBoundaryAfter({ anchor: '2025-10-18', unit: 'month', every: 1 }, '2026-11-22') //=> '2026-12-18'
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const nextBoundaryAfter = (s: Schedule, date: CalendarDate): CalendarDate | null =>
+  boundaryOf(s, Math.max(0, indexAt(s, date) + 1))

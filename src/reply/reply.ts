@@ -1,0 +1,134 @@
+/**
+ * The one module that writes statuses, headers and error bodies. Everything else speaks in
+ * {@link Problem}s; the facades hand them here.
+ *
+ * Laws:
+ * - every reply has an `X-Request-Id` header equal to the request id given;
+ * - `Content-Type` is present exactly when `body !== null`;
+ * - two `NotFound` problems give replies equal in status, headers (but X-Request-Id) and body,
+ *   whatever their rule or detail: existence is not leaked.
+ *
+ * @example
+ * import { problemReply, problem } from 'budget-rules'
+ *
+ * problemReply('req-1', [])(problem.notFound('auth.membership', 'no membership for c-2'))
+ * //=> { status: 404, headers: { 'X-Request-Id': 'req-1', 'Content-Type': 'application/json; charset=utf-8' },
+ * //     body: { error: 'not_found', message: 'Not found' }, reasons: [] }
+ *
+ * @since 0.1.0
+ */
+import type { Reason } from '../decision/rules'
+import type { Problem } from './problem'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * An HTTP reply: what a server sends back, and why (contract section 2).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface Reply {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  /** A JSON value; `null` is an empty body. */
+  readonly body: unknown
+  /** The rules consulted, in order (R-30). For logs: never send them to the client. */
+  readonly reasons: ReadonlyArray<Reason>
+}
+
+// -------------------------------------------------------------------------------------
+// constants
+// -------------------------------------------------------------------------------------
+
+/**
+ * The media type of every body.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
+
+/**
+ * The fixed texts of the fixed bodies.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const messages = {
+  emailNotVerified: 'Email address not verified',
+  guardRejected: 'Unauthorized (401)',
+  notFound: 'Not found',
+  preconditionFailed: 'The request body must hold the budget under the key "budget"',
+  internalError: 'Internal server error'
+} as const
+
+// -------------------------------------------------------------------------------------
+// constructors
+// -------------------------------------------------------------------------------------
+
+const headersFor = (requestId: string, body: unknown): Record<string, string> =>
+  body === null ? { 'X-Request-Id': requestId } : { 'X-Request-Id': requestId, 'Content-Type': JSON_CONTENT_TYPE }
+
+/**
+ * A reply with a body (or an empty one when `body` is `null`).
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const reply = (status: number, requestId: string, reasons: ReadonlyArray<Reason>, body: unknown): Reply => ({
+  status,
+  headers: headersFor(requestId, body),
+  body,
+  reasons
+})
+
+/** Keys built with `Object.fromEntries` are own data properties, so `__proto__` stays a plain key. */
+const errorsMap = (p: Extract<Problem, { _tag: 'Invalid' }>): Record<string, ReadonlyArray<string>> =>
+  Object.fromEntries(p.errors.map((e) => [e.field, e.messages]))
+
+/**
+ * The status and body of a problem (spec section 7, contract sections 4, 5, 9).
+ *
+ * @category destructors
+ * @since 0.1.0
+ */
+export const statusAndBody = (p: Problem): { readonly status: number; readonly body: unknown } => {
+  switch (p._tag) {
+    case 'Unauthenticated':
+      return { status: 401, body: null }
+    case 'EmailNotVerified':
+      return { status: 401, body: { error: 'email_not_verified', message: messages.emailNotVerified } }
+    case 'GuardRejected':
+      return { status: 401, body: { message: messages.guardRejected } }
+    case 'NotFound':
+      return { status: 404, body: { error: 'not_found', message: messages.notFound } }
+    case 'BadRequest':
+      return { status: 400, body: { error: 'bad_request', message: p.detail } }
+    case 'PreconditionFailed':
+      return { status: 412, body: { message: messages.preconditionFailed } }
+    case 'Forbidden':
+      return { status: 403, body: { error_code: p.error_code, message: p.detail } }
+    case 'Conflict':
+      return { status: 409, body: { error: 'conflict', message: p.detail } }
+    case 'Invalid':
+      return { status: 422, body: { errors: errorsMap(p) } }
+    case 'InternalError':
+      return { status: 500, body: { error: 'internal_error', message: messages.internalError } }
+  }
+}
+
+/**
+ * The reply to a problem, with the rules consulted up to and including the one that refused.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const problemReply =
+  (requestId: string, reasons: ReadonlyArray<Reason>) =>
+  (p: Problem): Reply => {
+    const { status, body } = statusAndBody(p)
+    return reply(status, requestId, reasons, body)
+  }
