@@ -19,6 +19,7 @@ export {
   recurrenceFields,
   accessValues,
   type Access,
+  type BudgetJson,
   type Mode,
   type BudgetStatus,
   type BudgetField,

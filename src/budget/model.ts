@@ -150,6 +150,14 @@ export const Budget = /*#__PURE__*/ t.exact(
 export type Budget = t.TypeOf<typeof Budget>
 
 /**
+ * A budget as plain JSON, before decoding: what a server reads from its store.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type BudgetJson = t.OutputOf<typeof Budget>
+
+/**
  * The keys of a budget, in the order of contract section 2.
  *
  * @category model

@@ -1,0 +1,168 @@
+/**
+ * Generates docs/rules.md from the rules themselves: the rule catalogue, and decision tables
+ * computed by running the library over its input space. `npm run docs` writes the file;
+ * test/docs.test.ts fails when the file is stale.
+ */
+import { readFileSync, writeFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import {
+  type BudgetJson,
+  type BudgetStatus,
+  permittedUpdateFields,
+  respondBudgetUpdate,
+  type Role,
+  rules,
+  updateFields
+} from '../src/index'
+
+export const RULES_DOC = fileURLToPath(new URL('../docs/rules.md', import.meta.url))
+
+const row = (cells: ReadonlyArray<string>) => `| ${cells.join(' | ')} |`
+const table = (head: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>) =>
+  [row(head), row(head.map(() => '---')), ...rows.map(row)].join('\n')
+
+const catalogue = () =>
+  table(
+    ['rule', 'what it decides', 'source', 'refuses with', 'decision'],
+    Object.entries(rules).map(([id, r]) => [
+      `\`${id}\``,
+      r.summary,
+      r.source,
+      r.refuses.length === 0 ? '-' : r.refuses.join(', '),
+      `[${r.decision}](decisions/${r.decision})`
+    ])
+  )
+
+type Relation = 'manager' | 'co-manager' | 'unrelated'
+const callers: ReadonlyArray<{ label: string; role: Role; permissions: ReadonlyArray<string>; relation: Relation }> = [
+  { label: 'owner', role: 'owner', permissions: [], relation: 'unrelated' },
+  { label: 'admin', role: 'admin', permissions: [], relation: 'unrelated' },
+  { label: 'member with budgets_manage', role: 'member', permissions: ['budgets_manage'], relation: 'unrelated' },
+  { label: 'member, manager of the group', role: 'member', permissions: [], relation: 'manager' },
+  { label: 'member, co-manager of the group', role: 'member', permissions: [], relation: 'co-manager' },
+  { label: 'member, unrelated', role: 'member', permissions: [], relation: 'unrelated' }
+]
+
+const sample: BudgetJson = {
+  id: 'b-1',
+  company_id: 'c-1',
+  name: 'Travel',
+  description: null,
+  access: 'everyone',
+  currency: 'CLP',
+  mode: 'funded',
+  manager_id: 'u-manager',
+  co_manager_id: 'u-comanager',
+  status: 'open',
+  created_on: '2026-01-15',
+  ends_on: null,
+  recurrence_unit: 'month',
+  recurrence_every: 1,
+  base_amount_cents: 50000,
+  recurrence_starts_on: '2026-01-15',
+  period_starts_on: '2026-11-15',
+  period_ends_on: '2026-12-15',
+  period_amount_cents: 50000,
+  balance_cents: 0
+}
+
+const userOf = (relation: Relation) =>
+  relation === 'manager' ? 'u-manager' : relation === 'co-manager' ? 'u-comanager' : 'u-caller'
+
+/** A valid new value for each update field, so that only permissions decide. */
+const newValue: Record<(typeof updateFields)[number], unknown> = {
+  name: 'Trips',
+  description: 'Flights and hotels',
+  access: 'members',
+  ends_on: '2027-06-30',
+  manager_id: 'u-caller',
+  recurrence_unit: 'week',
+  recurrence_every: 2,
+  base_amount_cents: 1000
+}
+
+const permissionTable = () =>
+  table(
+    ['caller', ...updateFields.map((f) => `\`${f}\``)],
+    callers.map((c) => {
+      const allowed = permittedUpdateFields(
+        { user_id: userOf(c.relation), role: c.role, permissions: c.permissions },
+        { manager_id: sample.manager_id, co_manager_id: sample.co_manager_id, status: 'open' }
+      )
+      return [c.label, ...updateFields.map((f) => (allowed.includes(f) ? 'yes' : 'no'))]
+    })
+  )
+
+const statuses: ReadonlyArray<BudgetStatus> = ['open', 'closing', 'closed']
+
+const updateTable = () =>
+  table(
+    ['caller', 'budget status', ...updateFields.map((f) => `\`${f}\``), 'same value'],
+    callers.flatMap((c) =>
+      statuses.map((status) => {
+        const budget = { ...sample, status, ends_on: status === 'open' ? null : '2026-11-01' }
+        const reply = (fields: Record<string, unknown>) =>
+          respondBudgetUpdate({
+            request: { headers: { Authorization: 'Bearer k', 'company-id': 'c-1' }, body: JSON.stringify({ budget: fields }) },
+            session: {
+              user: { id: userOf(c.relation), email_verified: true },
+              memberships: { 'c-1': { role: c.role, permissions: [...c.permissions] } }
+            },
+            budget,
+            today: '2026-11-22',
+            request_id: 'docs',
+            company_member_ids: ['u-caller', 'u-manager', 'u-comanager']
+          })
+        const cell = (fields: Record<string, unknown>) => {
+          const r = reply(fields)
+          const code = (r.body as { error_code?: string } | null)?.error_code
+          return code === undefined ? String(r.status) : `${r.status} \`${code}\``
+        }
+        return [
+          c.label,
+          status,
+          ...updateFields.map((f) => cell({ [f]: newValue[f] })),
+          cell({ manager_id: budget.manager_id, recurrence_unit: budget.recurrence_unit })
+        ]
+      })
+    )
+  )
+
+export const renderRulesDoc = (): string =>
+  [
+    '# Rules',
+    '',
+    '<!-- Generated by `npm run docs` from src/; test/docs.test.ts fails when this file is stale. Do not edit. -->',
+    '',
+    'Every rule the facades apply, by the id that replies name in `reasons` (R-30).',
+    '',
+    catalogue(),
+    '',
+    '## Who may change which field (`permittedUpdateFields`)',
+    '',
+    'Computed over every kind of caller, on an open budget.',
+    '',
+    permissionTable(),
+    '',
+    '## What PATCH /v1/budgets/{id} replies (`respondBudgetUpdate`)',
+    '',
+    'Computed by sending each update field alone with a valid new value, for every kind of caller and',
+    'budget status, on 2026-11-22 (a closing or closed budget has ends_on 2026-11-01). The last column',
+    'sends `manager_id` and `recurrence_unit` with the values the budget already holds.',
+    '',
+    updateTable(),
+    ''
+  ].join('\n')
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const next = renderRulesDoc()
+  const stale = (() => {
+    try {
+      return readFileSync(RULES_DOC, 'utf8') !== next
+    } catch {
+      return true
+    }
+  })()
+  if (stale) writeFileSync(RULES_DOC, next)
+  console.log(stale ? `wrote ${RULES_DOC}` : `${RULES_DOC} is up to date`)
+}

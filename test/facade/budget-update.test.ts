@@ -1,0 +1,369 @@
+import { describe, expect, it } from 'vitest'
+import { respondBudgetUpdate } from '../../src/index'
+import { budget, JSON_HEADERS, monthly, patch, session, TODAY } from '../fixtures'
+
+const rulesOf = (r: { reasons: ReadonlyArray<{ rule: string }> }) => r.reasons.map((x) => x.rule)
+const lastRule = (r: { reasons: ReadonlyArray<{ rule: string }> }) => rulesOf(r).at(-1)
+
+describe('respondBudgetUpdate: authentication and scope (contract section 4)', () => {
+  const ok = patch('admin', { budget: { name: 'Trips' } })
+
+  it('row 1: replies 401 with an empty body when Authorization is missing', () => {
+    const r = respondBudgetUpdate({ ...ok, request: { headers: { 'company-id': 'c-1' }, body: '{}' } })
+    expect(r).toEqual({ status: 401, headers: { 'X-Request-Id': 'req-1' }, body: null, reasons: r.reasons })
+    expect(lastRule(r)).toBe('auth.bearer')
+  })
+
+  it.each([['Basic abc'], ['Bearer'], ['Bearer '], ['Token key-1'], ['Bearer a b']])(
+    'row 1: replies 401 with an empty body when Authorization is %j',
+    (authorization) => {
+      const r = respondBudgetUpdate({ ...ok, request: { headers: { Authorization: authorization, 'company-id': 'c-1' } } })
+      expect([r.status, r.body, r.headers]).toEqual([401, null, { 'X-Request-Id': 'req-1' }])
+    }
+  )
+
+  it('row 1: accepts the scheme in any case and the header name in any case', () => {
+    const r = respondBudgetUpdate({
+      ...ok,
+      request: { headers: { AUTHORIZATION: 'bEaReR key-1', 'Company-ID': 'c-1' }, body: '{"budget":{"name":"Trips"}}' }
+    })
+    expect(r.status).toBe(200)
+  })
+
+  it('row 1: replies 401 when two spellings of Authorization disagree', () => {
+    const r = respondBudgetUpdate({
+      ...ok,
+      request: { headers: { Authorization: 'Bearer a', authorization: 'Bearer b', 'company-id': 'c-1' }, body: '{}' }
+    })
+    expect([r.status, r.body]).toEqual([401, null])
+  })
+
+  it('row 1: replies 401 when the key resolved to no user', () => {
+    const r = respondBudgetUpdate({ ...ok, session: { user: null, memberships: {} } })
+    expect([r.status, r.body, lastRule(r)]).toEqual([401, null, 'auth.bearer'])
+  })
+
+  it('row 2: replies 401 email_not_verified when the user has not verified their email', () => {
+    const s = session('admin')
+    const r = respondBudgetUpdate({ ...ok, session: { ...s, user: { ...s.user, email_verified: false } } })
+    expect(r).toEqual({
+      status: 401,
+      headers: JSON_HEADERS,
+      body: { error: 'email_not_verified', message: 'Email address not verified' },
+      reasons: r.reasons
+    })
+    expect(rulesOf(r)).toEqual(['auth.bearer', 'auth.email_verified'])
+  })
+
+  it.each([[undefined], [''], ['   ']])('row 3: replies 401 with an empty body when company-id is %j', (company) => {
+    const r = respondBudgetUpdate({ ...ok, request: { headers: { Authorization: 'Bearer k', 'company-id': company } } })
+    expect([r.status, r.body, r.headers, lastRule(r)]).toEqual([401, null, { 'X-Request-Id': 'req-1' }, 'auth.company_header'])
+  })
+
+  it('row 4: replies 404 not_found when the user is not a member of that company', () => {
+    const r = respondBudgetUpdate({ ...ok, session: session('admin', 'c-9') })
+    expect(r).toEqual({
+      status: 404,
+      headers: JSON_HEADERS,
+      body: { error: 'not_found', message: 'Not found' },
+      reasons: r.reasons
+    })
+    expect(lastRule(r)).toBe('auth.membership')
+  })
+
+  it.each([['__proto__'], ['constructor'], ['toString']])(
+    'row 4: replies 404 for company-id %j, which no plain object lookup may find',
+    (company) => {
+      const r = respondBudgetUpdate({
+        ...ok,
+        request: { headers: { Authorization: 'Bearer k', 'company-id': company }, body: '{}' }
+      })
+      expect([r.status, lastRule(r)]).toEqual([404, 'auth.membership'])
+    }
+  )
+
+  it('row 5: replies 404 when the budget does not exist', () => {
+    const r = respondBudgetUpdate({ ...ok, budget: null })
+    expect([r.status, r.body, lastRule(r)]).toEqual([404, { error: 'not_found', message: 'Not found' }, 'budget.scope'])
+  })
+
+  it("row 5: replies to another company's budget with the same bytes as to a foreign company", () => {
+    const foreignBudget = respondBudgetUpdate({ ...ok, budget: budget({ company_id: 'c-2' }), request_id: 'a' })
+    const foreignCompany = respondBudgetUpdate({ ...ok, session: session('admin', 'c-9'), request_id: 'b' })
+    const missing = respondBudgetUpdate({ ...ok, budget: null, request_id: 'c' })
+    const bytes = (r: typeof missing) => [r.status, JSON.stringify(r.body), r.headers['Content-Type']]
+    expect(bytes(foreignBudget)).toEqual(bytes(foreignCompany))
+    expect(bytes(missing)).toEqual(bytes(foreignCompany))
+    expect([foreignBudget.headers['X-Request-Id'], foreignCompany.headers['X-Request-Id']]).toEqual(['a', 'b'])
+  })
+
+  it('checks in order: a bad key wins over a missing company-id and a missing budget', () => {
+    const r = respondBudgetUpdate({ ...ok, budget: null, request: { headers: {} } })
+    expect([r.status, rulesOf(r)]).toEqual([401, ['auth.bearer']])
+  })
+})
+
+describe('respondBudgetUpdate: the update (contract section 5)', () => {
+  it('row 6: replies 401 Unauthorized (401) to a member who neither has budget rights nor manages the group', () => {
+    const r = respondBudgetUpdate(patch('member', { budget: { name: 'Trips' } }))
+    expect(r).toEqual({ status: 401, headers: JSON_HEADERS, body: { message: 'Unauthorized (401)' }, reasons: r.reasons })
+    expect(lastRule(r)).toBe('budget.permission.update')
+  })
+
+  it('row 6: comes before the body is read, so an outsider with a bad body still gets 401', () => {
+    expect(respondBudgetUpdate(patch('member', 'not json')).status).toBe(401)
+  })
+
+  it.each([
+    ['not json', 'The body is not valid JSON'],
+    ['[]', 'The body must be a JSON object'],
+    ['"budget"', 'The body must be a JSON object'],
+    ['{"budget": 5}', 'budget must be a JSON object'],
+    ['{"budget": []}', 'budget must be a JSON object'],
+    ['{"budget": {"name": 5}}', 'budget.name must be a string'],
+    ['{"budget": {"name": null}}', 'budget.name must be a string'],
+    ['{"budget": {"recurrence_every": "2"}}', 'budget.recurrence_every must be a number or null'],
+    [
+      '{"budget": {"ends_on": 20270101, "manager_id": true}}',
+      'budget.ends_on must be a string or null; budget.manager_id must be a string or null'
+    ]
+  ])('row 7: replies 400 bad_request to %s', (body, message) => {
+    const r = respondBudgetUpdate(patch('admin', body))
+    expect(r).toEqual({ status: 400, headers: JSON_HEADERS, body: { error: 'bad_request', message }, reasons: r.reasons })
+    expect(lastRule(r)).toBe('budget.body.type')
+  })
+
+  it.each([[undefined], [''], ['  \n'], ['{}'], ['{"budget": null}'], ['{"name": "Trips"}']])(
+    'row 8: replies 412 to the body %j',
+    (body) => {
+      const ctx = patch('admin', '')
+      const r = respondBudgetUpdate({ ...ctx, request: body === undefined ? { headers: ctx.request.headers } : { ...ctx.request, body } })
+      expect(r).toEqual({
+        status: 412,
+        headers: JSON_HEADERS,
+        body: { message: 'The request body must hold the budget under the key "budget"' },
+        reasons: r.reasons
+      })
+      expect(lastRule(r)).toBe('budget.body.wrapper')
+    }
+  )
+
+  it('row 8: ignores other top-level keys', () => {
+    expect(respondBudgetUpdate(patch('admin', { budget: { name: 'Trips' }, extra: 1 })).status).toBe(200)
+  })
+
+  it('row 9: replies 403 budgets/cannot_change_manager when the manager changes manager_id', () => {
+    const r = respondBudgetUpdate(patch('manager', { budget: { manager_id: 'u-member' } }))
+    expect(r).toEqual({
+      status: 403,
+      headers: JSON_HEADERS,
+      body: {
+        error_code: 'budgets/cannot_change_manager',
+        message: 'Only an admin or a user with budgets_manage can change the manager'
+      },
+      reasons: r.reasons
+    })
+  })
+
+  it('row 9 comes before row 10 when a co-manager changes both', () => {
+    const r = respondBudgetUpdate(patch('co_manager', { budget: { recurrence_unit: 'week', manager_id: null } }))
+    expect([r.status, (r.body as { error_code: string }).error_code]).toEqual([403, 'budgets/cannot_change_manager'])
+  })
+
+  it.each([
+    [{ recurrence_unit: 'month', base_amount_cents: 100 }],
+    [{ recurrence_every: 2 }],
+    [{ base_amount_cents: 1 }]
+  ])('row 10: replies 403 budgets/cannot_change_recurrence when the manager sends %j', (fields) => {
+    const r = respondBudgetUpdate(patch('manager', { budget: fields }, monthly()))
+    expect([r.status, r.body]).toEqual([
+      403,
+      {
+        error_code: 'budgets/cannot_change_recurrence',
+        message: 'Only an admin or a user with budgets_manage can change the recurrence'
+      }
+    ])
+  })
+
+  it('rows 9 and 10: a value the budget already holds needs no permission', () => {
+    const b = monthly()
+    const r = respondBudgetUpdate(
+      patch('manager', { budget: { manager_id: 'u-manager', recurrence_unit: 'month', recurrence_every: 1, name: 'X' } }, b)
+    )
+    expect([r.status, r.budget]).toEqual([200, { ...b, name: 'X' }])
+  })
+
+  it('row 11: replies 409 conflict to any update of a closed budget', () => {
+    const r = respondBudgetUpdate(patch('admin', { budget: { name: 'Trips' } }, budget({ status: 'closed' })))
+    expect(r).toEqual({ status: 409, headers: JSON_HEADERS, body: { error: 'conflict', message: 'The budget is closed' }, reasons: r.reasons })
+  })
+
+  it('row 12: replies 422 naming every invalid field at once', () => {
+    const r = respondBudgetUpdate(
+      patch(
+        'admin',
+        {
+          budget: {
+            name: '  ',
+            access: 'nobody',
+            ends_on: '2026-02-30',
+            recurrence_unit: 'fortnight',
+            recurrence_every: 1.5,
+            base_amount_cents: -1,
+            colour: 'red',
+            currency: 'USD'
+          }
+        },
+        budget(),
+        { company_member_ids: ['u-manager'] }
+      )
+    )
+    expect(r).toEqual({
+      status: 422,
+      headers: JSON_HEADERS,
+      body: {
+        errors: {
+          name: ["can't be blank"],
+          access: ['is not included in the list'],
+          ends_on: ['is not a valid date (YYYY-MM-DD)'],
+          recurrence_unit: ['is not included in the list'],
+          recurrence_every: ['must be an integer from 1 to 366'],
+          base_amount_cents: ['must be a whole number of cents, 0 or more'],
+          colour: ['is not a field of a budget'],
+          currency: ['cannot be changed']
+        }
+      },
+      reasons: r.reasons
+    })
+    expect(lastRule(r)).toBe('budget.validation')
+  })
+
+  it.each([
+    [{ name: 'x'.repeat(256) }, { name: ['is too long (maximum is 255 characters)'] }],
+    [{ ends_on: TODAY }, { ends_on: ['must be after 2026-11-22'] }],
+    [{ ends_on: '2026-11-21' }, { ends_on: ['must be after 2026-11-22'] }],
+    [{ ends_on: '10000-01-01' }, { ends_on: ['is not a valid date (YYYY-MM-DD)'] }],
+    [{ manager_id: 'u-stranger' }, { manager_id: ['is not a member of the company'] }],
+    [{ recurrence_every: 367, recurrence_unit: 'day', base_amount_cents: 1 }, { recurrence_every: ['must be an integer from 1 to 366'] }],
+    [{ recurrence_every: 2 }, { recurrence_every: ['must be null while recurrence_unit is null'] }],
+    [{ base_amount_cents: 5 }, { base_amount_cents: ['must be null while recurrence_unit is null'] }],
+    [{ base_amount_cents: 2 ** 53 }, { base_amount_cents: ['must be a whole number of cents, 0 or more'] }],
+    [{ recurrence_unit: 'month' }, { base_amount_cents: ['is required while recurrence is on'] }],
+    [{ recurrence_unit: 'month', base_amount_cents: null }, { base_amount_cents: ['is required while recurrence is on'] }],
+    [{ balance_cents: 0 }, { balance_cents: ['cannot be changed'] }],
+    [{ status: 'open', mode: 'tracking' }, { mode: ['cannot be changed'] }]
+  ])('row 12: replies 422 to %j', (fields, errors) => {
+    const r = respondBudgetUpdate(patch('admin', { budget: fields }, budget(), { company_member_ids: ['u-manager', 'u-member'] }))
+    expect([r.status, JSON.stringify(r.body)]).toEqual([422, JSON.stringify({ errors })])
+  })
+
+  it.each([['__proto__'], ['constructor'], ['hasOwnProperty']])(
+    'row 12: rejects the key %s as unknown, and names it as a plain key of the errors map',
+    (key) => {
+      const r = respondBudgetUpdate(patch('admin', `{"budget":{"${key}":{"polluted":true}}}`))
+      expect([r.status, JSON.stringify(r.body)]).toEqual([422, `{"errors":{"${key}":["is not a field of a budget"]}}`])
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+    }
+  )
+
+  it('row 12: a name of 255 characters outside the basic plane is accepted', () => {
+    expect(respondBudgetUpdate(patch('admin', { budget: { name: '💶'.repeat(255) } })).status).toBe(200)
+  })
+
+  it('row 13: replies 200 with the updated budget, changing only the fields sent', () => {
+    const b = budget()
+    const r = respondBudgetUpdate(
+      patch('manager', { budget: { name: 'Trips', description: 'Flights', access: 'members', ends_on: '2027-06-30' } }, b)
+    )
+    const updated = { ...b, name: 'Trips', description: 'Flights', access: 'members', ends_on: '2027-06-30' }
+    expect(r).toEqual({ status: 200, headers: JSON_HEADERS, body: updated, budget: updated, reasons: r.reasons })
+    expect(rulesOf(r)).toEqual([
+      'auth.bearer',
+      'auth.email_verified',
+      'auth.company_header',
+      'auth.membership',
+      'budget.scope',
+      'budget.advance',
+      'budget.permission.update',
+      'budget.body.type',
+      'budget.body.wrapper',
+      'budget.permission.manager',
+      'budget.permission.recurrence',
+      'budget.status.closed',
+      'budget.validation',
+      'budget.update'
+    ])
+  })
+
+  it('row 13: an admin may change the manager to a member of the company', () => {
+    const r = respondBudgetUpdate(patch('admin', { budget: { manager_id: 'u-member' } }, budget(), { company_member_ids: ['u-member'] }))
+    expect(r.budget?.manager_id).toBe('u-member')
+  })
+
+  it('R-15: a closing budget whose ends_on moves later becomes open', () => {
+    const b = budget({ status: 'closing', ends_on: '2026-11-01' })
+    const r = respondBudgetUpdate(patch('manager', { budget: { ends_on: '2027-01-31' } }, b))
+    expect([r.status, r.budget?.status, r.budget?.ends_on]).toEqual([200, 'open', '2027-01-31'])
+    expect(rulesOf(r)).toContain('budget.reopen')
+  })
+
+  it('R-15: a closing budget whose ends_on becomes null becomes open', () => {
+    const b = budget({ status: 'closing', ends_on: '2026-11-01' })
+    expect(respondBudgetUpdate(patch('co_manager', { budget: { ends_on: null } }, b)).budget?.status).toBe('open')
+  })
+
+  it("R-15: resending a closing budget's past ends_on is no change", () => {
+    const b = budget({ status: 'closing', ends_on: '2026-11-01' })
+    const r = respondBudgetUpdate(patch('manager', { budget: { ends_on: '2026-11-01' } }, b))
+    expect([r.status, r.budget]).toEqual([200, b])
+  })
+
+  it('an open budget whose closing date has come is compared as closing, and reopened by a new date', () => {
+    const b = budget({ status: 'open', ends_on: '2026-11-20' })
+    const r = respondBudgetUpdate(patch('manager', { budget: { ends_on: '2026-12-01' } }, b))
+    expect([r.budget?.status, rulesOf(r).includes('budget.reopen')]).toEqual(['open', true])
+    const unchanged = respondBudgetUpdate(patch('manager', { budget: { name: 'Trips' } }, b))
+    expect(unchanged.budget?.status).toBe('closing')
+  })
+
+  it('returns a budget with exactly the fields of contract section 2, dropping extra keys the server stored', () => {
+    const ctx = patch('admin', { budget: { name: 'Trips' } })
+    const r = respondBudgetUpdate({ ...ctx, budget: { ...budget(), internal_flag: true } as never })
+    expect(Object.keys(r.body as object)).toEqual(Object.keys(budget()))
+  })
+})
+
+describe('respondBudgetUpdate: malformed server input (contract preamble)', () => {
+  it.each([
+    ['today is not a date', { today: '2026-02-30' }],
+    ['the budget lacks a field', { budget: { ...budget(), currency: undefined } }],
+    ['the session has no memberships', { session: { user: null } }],
+    ['the headers are not a record', { request: { headers: 'Authorization: Bearer k' } }],
+    ['the member ids are not strings', { company_member_ids: [1] }]
+  ])('replies 500 internal_error when %s', (_, override) => {
+    const r = respondBudgetUpdate({ ...patch('admin', { budget: { name: 'Trips' } }), ...(override as object) })
+    expect(r).toEqual({
+      status: 500,
+      headers: JSON_HEADERS,
+      body: { error: 'internal_error', message: 'Internal server error' },
+      reasons: [{ rule: 'server.input', detail: expect.stringContaining('malformed server input') as string }]
+    })
+  })
+
+  it('replies 500 with an empty X-Request-Id when there is no context at all', () => {
+    const r = respondBudgetUpdate(undefined as never)
+    expect([r.status, r.headers['X-Request-Id']]).toEqual([500, ''])
+  })
+
+  it('replies 500 rather than throwing when a getter throws', () => {
+    const ctx = patch('admin', { budget: { name: 'Trips' } })
+    const hostile = Object.defineProperty({ ...ctx }, 'session', {
+      get() {
+        throw new Error('boom')
+      },
+      enumerable: true
+    })
+    const r = respondBudgetUpdate(hostile)
+    expect([r.status, r.reasons]).toEqual([500, [{ rule: 'server.unexpected', detail: 'boom' }]])
+  })
+})

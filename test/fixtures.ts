@@ -1,0 +1,94 @@
+import { isRight } from 'fp-ts/Either'
+import { Budget, type BudgetContext, type BudgetJson, CalendarDate } from '../src/index'
+
+/** A date literal, checked. */
+export const day = (s: string): CalendarDate => {
+  const d = CalendarDate.decode(s)
+  if (!isRight(d)) throw new Error(`not a date: ${s}`)
+  return d.right
+}
+
+export const TODAY = day('2026-11-22')
+
+export const baseBudget: BudgetJson = {
+  id: 'b-1',
+  company_id: 'c-1',
+  name: 'Travel',
+  description: null,
+  access: 'everyone',
+  currency: 'CLP',
+  mode: 'funded',
+  manager_id: 'u-manager',
+  co_manager_id: 'u-comanager',
+  status: 'open',
+  created_on: '2025-10-18',
+  ends_on: null,
+  recurrence_unit: null,
+  recurrence_every: null,
+  base_amount_cents: null,
+  recurrence_starts_on: null,
+  period_starts_on: '2025-10-18',
+  period_ends_on: null,
+  period_amount_cents: 100000,
+  balance_cents: 5000
+}
+
+/** A budget literal, checked, with `overrides` applied to {@link baseBudget}. */
+export const budget = (overrides: Partial<BudgetJson> = {}): Budget => {
+  const b = Budget.decode({ ...baseBudget, ...overrides })
+  if (!isRight(b)) throw new Error(`not a budget: ${JSON.stringify(overrides)}`)
+  return b.right
+}
+
+/** Monthly from 2025-10-18, 50,000 cents a period, the period in progress 2026-11-18..2026-12-18. */
+export const monthly = (overrides: Partial<BudgetJson> = {}): Budget =>
+  budget({
+    recurrence_unit: 'month',
+    recurrence_every: 1,
+    base_amount_cents: 50000,
+    recurrence_starts_on: '2025-10-18',
+    period_starts_on: '2026-11-18',
+    period_ends_on: '2026-12-18',
+    period_amount_cents: 50000,
+    ...overrides
+  })
+
+export type Who = 'admin' | 'owner' | 'budgets_manage' | 'manager' | 'co_manager' | 'member'
+
+const userOf: Record<Who, string> = {
+  admin: 'u-admin',
+  owner: 'u-owner',
+  budgets_manage: 'u-bm',
+  manager: 'u-manager',
+  co_manager: 'u-comanager',
+  member: 'u-member'
+}
+
+export const session = (who: Who, company = 'c-1') => ({
+  user: { id: userOf[who], email_verified: true },
+  memberships: {
+    [company]: {
+      role: who === 'admin' ? ('admin' as const) : who === 'owner' ? ('owner' as const) : ('member' as const),
+      permissions: who === 'budgets_manage' ? ['budgets_manage'] : []
+    }
+  }
+})
+
+export const headers = (company = 'c-1') => ({ Authorization: 'Bearer key-1', 'company-id': company })
+
+/** The context of a PATCH by `who` with `body` (an object is sent as JSON). */
+export const patch = (
+  who: Who,
+  body: unknown,
+  b: Budget | null = budget(),
+  extra: Partial<BudgetContext> = {}
+): BudgetContext => ({
+  request: { headers: headers(), body: typeof body === 'string' ? body : JSON.stringify(body) },
+  session: session(who),
+  budget: b,
+  today: TODAY,
+  request_id: 'req-1',
+  ...extra
+})
+
+export const JSON_HEADERS = { 'X-Request-Id': 'req-1', 'Content-Type': 'application/json; charset=utf-8' }
