@@ -17,6 +17,11 @@ export default defineConfig(
     }
   },
   {
+    files: ['**/*.mjs', '**/*.js'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: { globals: { console: 'readonly', process: 'readonly', URL: 'readonly' } }
+  },
+  {
     files: ['test/**', 'scripts/**', 'bench/**', 'examples/**', '*.ts', '*.js'],
     rules: { 'no-restricted-globals': 'off', 'no-restricted-properties': 'off' }
   }

@@ -1,5 +1,7 @@
-import { isRight } from 'fp-ts/Either'
+import { either } from 'fp-ts'
 import { Budget, type BudgetContext, type BudgetJson, CalendarDate } from '../src/index'
+
+const { isRight } = either
 
 /** A date literal, checked. */
 export const day = (s: string): CalendarDate => {

@@ -13,7 +13,7 @@
  *
  * @since 0.1.0
  */
-import * as E from 'fp-ts/Either'
+import { either as E } from 'fp-ts'
 import * as problem from '../reply/problem'
 import type { Problem } from '../reply/problem'
 import type { UpdateField } from './model'

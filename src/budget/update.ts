@@ -17,8 +17,7 @@
  *
  * @since 0.1.0
  */
-import * as E from 'fp-ts/Either'
-import { pipe } from 'fp-ts/function'
+import { either as E, function as fn } from 'fp-ts'
 import { type CalendarDate, isCalendarDate } from '../calendar/date'
 import type { Reason } from '../decision/rules'
 import { chain, fail, pass, type Trail } from '../decision/trail'
@@ -254,7 +253,7 @@ const apply = (r: UpdateRequest, changed: ReadonlyArray<Sent>, c: Changes): Trai
  */
 export const decideUpdate = (r: UpdateRequest): Trail<Budget> => {
   const changed = changedKeys(r)
-  return pipe(
+  return fn.pipe(
     checkManagerPermission(r, changed),
     chain(() => checkRecurrencePermission(r, changed)),
     chain(() => checkNotClosed(r)),

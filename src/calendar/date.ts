@@ -7,10 +7,10 @@
  *
  * @example
  * import { addDays, CalendarDate } from 'budget-rules'
- * import { isRight } from 'fp-ts/Either'
+ * import { either } from 'fp-ts'
  *
  * const d = CalendarDate.decode('2028-02-28')
- * isRight(d) && addDays(d.right, 1) //=> '2028-02-29'
+ * either.isRight(d) && addDays(d.right, 1) //=> '2028-02-29'
  *
  * @since 0.1.0
  */

@@ -11,9 +11,9 @@
  * - the reasons of a failed trail end with the rule of its problem.
  *
  * @example
- * import { pipe } from 'fp-ts/function'
+ * import { function as fn } from 'fp-ts'
  *
- * pipe(
+ * fn.pipe(
  *   pass('auth.bearer', 'bearer key given', 'key'),
  *   chain(() => fail(problem.emailNotVerified('auth.email_verified', 'email not verified')))
  * ).reasons.map((r) => r.rule)
@@ -21,7 +21,7 @@
  *
  * @since 0.1.0
  */
-import * as E from 'fp-ts/Either'
+import { either as E } from 'fp-ts'
 import type { Problem } from '../reply/problem'
 import type { Reason, RuleId } from './rules'
 

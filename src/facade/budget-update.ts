@@ -24,7 +24,7 @@
  *
  * @since 0.1.0
  */
-import { pipe } from 'fp-ts/function'
+import { function as fn } from 'fp-ts'
 import * as t from 'io-ts'
 import { authenticate, budgetInScope, Session } from '../auth/session'
 import { advanceBudget } from '../budget/advance'
@@ -98,7 +98,7 @@ const describeAdvance = (before: Budget, after: Budget): string => {
  * @since 0.1.0
  */
 export const scopedBudget = (c: t.TypeOf<typeof BudgetContext>) =>
-  pipe(
+  fn.pipe(
     authenticate(c.request, c.session),
     map((scope) => ({ scope })),
     bind('budget', ({ scope }) =>
@@ -124,11 +124,11 @@ export const respondBudgetUpdate: (context: BudgetContext) => BudgetReply = /*#_
   (c): BudgetReply =>
     settle(
       c.request_id,
-      pipe(
+      fn.pipe(
         scopedBudget(c),
         bind('rights', ({ scope, budget }) => authorizeUpdate(scope.caller, budget)),
         bind('sent', () =>
-          pipe(
+          fn.pipe(
             check('budget.body.type', () => 'a JSON object with a budget object', decodeUpdateBody(c.request.body)),
             tap((sent) => pass('budget.body.wrapper', `budget holds ${sent.length} keys`, null))
           )

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import * as E from 'fp-ts/Either'
+import { either as E } from 'fp-ts'
 import * as t from 'io-ts'
 import type { Trail } from '../decision/trail'
 import { problemReply, reply, type Reply } from '../reply/reply'

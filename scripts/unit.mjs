@@ -1,0 +1,33 @@
+// Runs the vitest suite once per time zone (results must never depend on TZ), writing each run's
+// JSON report to reports/ for .ci/run's summary.
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, readFileSync, rmSync } from 'node:fs'
+
+export const ZONES = ['UTC', 'America/Santiago', 'Pacific/Kiritimati']
+
+rmSync('reports', { recursive: true, force: true })
+mkdirSync('reports', { recursive: true })
+let ok = true
+const lines = []
+for (const tz of ZONES) {
+  const out = `reports/vitest-${tz.replace('/', '_')}.json`
+  console.log(`\n== vitest under TZ=${tz}`)
+  const run = spawnSync('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], {
+    stdio: 'inherit',
+    env: { ...process.env, TZ: tz }
+  })
+  let report = null
+  try {
+    report = JSON.parse(readFileSync(out, 'utf8'))
+  } catch {
+    report = null
+  }
+  if (run.status !== 0 || report === null || !report.success) ok = false
+  lines.push(
+    report === null
+      ? `TZ=${tz}: no report`
+      : `TZ=${tz}: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests + report.numTodoTests} skipped`
+  )
+}
+console.log(`\n${lines.join('\n')}`)
+process.exit(ok ? 0 : 1)
