@@ -9,7 +9,10 @@ import {
   type BudgetJson,
   type BudgetStatus,
   permittedUpdateFields,
+  respondAmount,
   respondBudgetUpdate,
+  respondTopUp,
+  respondWithdraw,
   type Role,
   rules,
   updateFields
@@ -128,6 +131,45 @@ const updateTable = () =>
     )
   )
 
+const moneyOperations = [
+  ['POST top_up', respondTopUp],
+  ['POST withdraw', respondWithdraw],
+  ['PATCH amount', respondAmount]
+] as const
+
+const moneyTable = () =>
+  table(
+    ['caller', 'budget', ...moneyOperations.map(([name]) => name)],
+    callers.flatMap((c) =>
+      (['funded', 'tracking'] as const).flatMap((mode) =>
+        (['open', 'closing'] as const).map((status) => [
+          c.label,
+          `${mode}, ${status}`,
+          ...moneyOperations.map(([, respond]) =>
+            String(
+              respond({
+                request: { headers: { Authorization: 'Bearer k', 'company-id': 'c-1' }, body: '{"amount_cents":100}' },
+                session: {
+                  user: { id: userOf(c.relation), email_verified: true },
+                  memberships: { 'c-1': { role: c.role, permissions: [...c.permissions] } }
+                },
+                budget: {
+                  ...sample,
+                  mode,
+                  status,
+                  ends_on: status === 'open' ? null : '2026-11-01',
+                  balance_cents: mode === 'funded' ? 1000 : null
+                },
+                today: '2026-11-22',
+                request_id: 'docs'
+              }).status
+            )
+          )
+        ])
+      )
+    )
+  )
+
 export const renderRulesDoc = (): string =>
   [
     '# Rules',
@@ -151,6 +193,13 @@ export const renderRulesDoc = (): string =>
     'sends `manager_id` and `recurrence_unit` with the values the budget already holds.',
     '',
     updateTable(),
+    '',
+    '## What the money operations reply (`respondTopUp`, `respondWithdraw`, `respondAmount`)',
+    '',
+    'Computed with `{"amount_cents": 100}` on a balance of 1000 cents (funded) for every kind of caller,',
+    'mode and status.',
+    '',
+    moneyTable(),
     ''
   ].join('\n')
 

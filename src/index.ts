@@ -7,9 +7,19 @@
  *
  * @since 0.1.0
  */
-export { respondBudgetUpdate, BudgetContext, type BudgetReply } from './facade/budget-update'
+export { respondBudgetUpdate } from './facade/budget-update'
+export { respondTopUp, respondWithdraw, respondAmount } from './facade/money'
+export { BudgetContext, type BudgetReply } from './facade/budget-context'
+export {
+  authorizeMoney,
+  decodeMoneyBody,
+  moneyStatus,
+  applyMoney,
+  moneyMessages,
+  type MoneyOperation
+} from './budget/money'
 export { permittedUpdateFields, hasFullBudgetRights, budgetRights, type Caller, type Role, type BudgetRights } from './budget/rights'
-export { advanceBudget, scheduleOf } from './budget/advance'
+export { advanceBudget, upcomingPeriods, scheduleOf, type UpcomingPeriod } from './budget/advance'
 export {
   Budget,
   Cents,

@@ -20,8 +20,8 @@
  * @since 0.1.0
  */
 import type { CalendarDate } from '../calendar/date'
-import { periodAt, type Schedule } from '../recurrence/schedule'
-import type { Budget } from './model'
+import { boundaryOf, indexAt, periodAt, type Schedule } from '../recurrence/schedule'
+import type { Budget, Cents } from './model'
 
 // -------------------------------------------------------------------------------------
 // utils
@@ -65,4 +65,49 @@ export const advanceBudget = (budget: Budget, today: CalendarDate): Budget => {
   return rolled.status === 'open' && rolled.ends_on !== null && today >= rolled.ends_on
     ? { ...rolled, status: 'closing' }
     : rolled
+}
+
+/**
+ * A period after the one in progress, with the amount it will start with.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface UpcomingPeriod {
+  readonly starts_on: CalendarDate
+  readonly ends_on: CalendarDate | null
+  readonly amount_cents: Cents | null
+}
+
+/**
+ * The `n` periods after the one in progress on `today`, given the settings the budget holds
+ * now: the preview a UI shows after a change. Fewer when renewals stop (recurrence off, or the
+ * end of the calendar), none for a closed budget or an open-ended period; `n` below 1 gives none.
+ *
+ * Law: each period `p` returned is the period in progress of `advanceBudget(budget, p.starts_on)`,
+ * with `p.amount_cents` its amount.
+ *
+ * @example
+ * // monthly from 2027-01-31, 10,000 cents, today 2027-02-10
+ * upcomingPeriods(b, '2027-02-10', 2)
+ * //=> [{ starts_on: '2027-02-28', ends_on: '2027-03-31', amount_cents: 10000 },
+ * //    { starts_on: '2027-03-31', ends_on: '2027-04-30', amount_cents: 10000 }]
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const upcomingPeriods = (budget: Budget, today: CalendarDate, n: number): ReadonlyArray<UpcomingPeriod> => {
+  const b = advanceBudget(budget, today)
+  const schedule = scheduleOf(b)
+  if (b.status === 'closed' || b.period_ends_on === null || schedule === null) return []
+  const periods: Array<UpcomingPeriod> = []
+  const first = indexAt(schedule, b.period_ends_on)
+  for (let k = first; periods.length < n; k++) {
+    const starts_on = boundaryOf(schedule, k)
+    if (starts_on === null) break
+    const ends_on = boundaryOf(schedule, k + 1)
+    periods.push({ starts_on, ends_on, amount_cents: b.base_amount_cents })
+    if (ends_on === null) break
+  }
+  return periods
 }

@@ -153,6 +153,36 @@ export const rules = {
     source: 'contract 6, R-12',
     refuses: [],
     decision: '0012-recurrence-changes.md'
+  },
+  'money.permission': {
+    summary: 'Only full budget rights may top up, withdraw or set the planned amount.',
+    source: 'contract 7, R-16',
+    refuses: [401],
+    decision: '0016-money-operations.md'
+  },
+  'money.body': {
+    summary: 'The body is a JSON object whose amount_cents is a number.',
+    source: 'contract 7, R-16',
+    refuses: [400],
+    decision: '0016-money-operations.md'
+  },
+  'money.status': {
+    summary: 'Money moves only on an open budget.',
+    source: 'contract 7, R-16',
+    refuses: [409],
+    decision: '0016-money-operations.md'
+  },
+  'money.validation': {
+    summary: 'The mode fits the operation and the amount is a valid number of cents; the balance stays within 0..MAX_SAFE_INTEGER.',
+    source: 'contract 7, R-16',
+    refuses: [422],
+    decision: '0016-money-operations.md'
+  },
+  'money.apply': {
+    summary: 'The balance (top_up, withdraw) or the planned amount of the period in progress (amount) changes, and nothing else.',
+    source: 'contract 7, R-16',
+    refuses: [],
+    decision: '0016-money-operations.md'
   }
 } as const satisfies Record<string, RuleDescription>
 

@@ -25,89 +25,11 @@
  * @since 0.1.0
  */
 import { function as fn } from 'fp-ts'
-import * as t from 'io-ts'
-import { authenticate, budgetInScope, Session } from '../auth/session'
-import { advanceBudget } from '../budget/advance'
-import { Budget } from '../budget/model'
 import { decodeUpdateBody } from '../budget/patch'
 import { authorizeUpdate, decideUpdate } from '../budget/update'
-import { CalendarDate } from '../calendar/date'
-import { bind, chain, check, map, pass, tap, type Trail } from '../decision/trail'
-import { Request } from '../http/request'
-import type { Reply } from '../reply/reply'
+import { bind, chain, check, pass, tap } from '../decision/trail'
+import { BudgetContext, type BudgetReply, scopedBudget } from './budget-context'
 import { respondWith, settle } from './context'
-
-// -------------------------------------------------------------------------------------
-// model
-// -------------------------------------------------------------------------------------
-
-/**
- * @category codecs
- * @since 0.1.0
- */
-export const BudgetContext = /*#__PURE__*/ t.intersection(
-  [
-    t.type({
-      request: Request,
-      session: Session,
-      budget: t.union([t.null, Budget]),
-      today: CalendarDate,
-      request_id: t.string
-    }),
-    t.partial({ company_member_ids: t.array(t.string) })
-  ],
-  'BudgetContext'
-)
-
-/**
- * What the server hands a budget facade, as plain JSON-shaped data.
- *
- * @category model
- * @since 0.1.0
- */
-export type BudgetContext = t.OutputOf<typeof BudgetContext>
-
-/**
- * A reply that carries, on a 200, the budget to persist.
- *
- * @category model
- * @since 0.1.0
- */
-export interface BudgetReply extends Reply {
-  readonly budget?: Budget
-}
-
-// -------------------------------------------------------------------------------------
-// utils
-// -------------------------------------------------------------------------------------
-
-const describeAdvance = (before: Budget, after: Budget): string => {
-  if (before === after) return 'nothing to roll forward'
-  const parts: Array<string> = []
-  if (after.period_starts_on !== before.period_starts_on)
-    parts.push(`period in progress ${after.period_starts_on}..${after.period_ends_on ?? 'open-ended'}`)
-  else if (after.period_ends_on !== before.period_ends_on) parts.push('renewals over: the period is open-ended')
-  if (after.status !== before.status) parts.push(`status ${before.status} -> ${after.status}`)
-  return parts.join('; ')
-}
-
-/**
- * The budget of the path, in the caller's company, brought to `today` (rows 1-5 and the roll).
- *
- * @category rules
- * @since 0.1.0
- */
-export const scopedBudget = (c: t.TypeOf<typeof BudgetContext>) =>
-  fn.pipe(
-    authenticate(c.request, c.session),
-    map((scope) => ({ scope })),
-    bind('budget', ({ scope }) =>
-      chain((found: Budget): Trail<Budget> => {
-        const advanced = advanceBudget(found, c.today)
-        return pass('budget.advance', describeAdvance(found, advanced), advanced)
-      })(budgetInScope(scope, c.budget))
-    )
-  )
 
 // -------------------------------------------------------------------------------------
 // facade

@@ -1,0 +1,134 @@
+/**
+ * The three money operations of a budget (contract section 7, R-16): a funded budget's balance
+ * moves only through top_up and withdraw; a tracking budget's planned amount only through
+ * amount, which moves no balance.
+ *
+ * Checked in order after authentication and scope: full rights (401), the body (400), an open
+ * budget (409), then the mode and the amount (422, every invalid field at once).
+ *
+ * Laws, for every budget `b` and operation whose decision is `right(b2)`:
+ * - top_up and withdraw change `balance_cents` only, by exactly the amount, and keep it within
+ *   `0..Number.MAX_SAFE_INTEGER`;
+ * - amount changes `period_amount_cents` only.
+ *
+ * @example
+ * decideMoney('withdraw', funded, [{ amount_cents: 500 }]) // balance_cents - 500, or a 422 past the balance
+ *
+ * @since 0.1.0
+ */
+import { either as E } from 'fp-ts'
+import { fail, pass, type Trail } from '../decision/trail'
+import * as problem from '../reply/problem'
+import type { FieldError } from '../reply/problem'
+import { type Budget, type Cents, Cents as CentsCodec, type Mode } from './model'
+import { type Caller, hasFullBudgetRights } from './rights'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * @category model
+ * @since 0.1.0
+ */
+export type MoneyOperation = 'top_up' | 'withdraw' | 'amount'
+
+/** The mode each operation applies to. */
+const modeOf: Readonly<Record<MoneyOperation, Mode>> = { top_up: 'funded', withdraw: 'funded', amount: 'tracking' }
+
+/**
+ * The texts of the 422 field errors of the money operations.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const moneyMessages = {
+  mode: (operation: MoneyOperation) => `must be ${modeOf[operation]} for ${operation}`,
+  positive: 'must be a whole number of cents greater than 0',
+  nonNegative: 'must be a whole number of cents, 0 or more',
+  overBalance: (balance: number) => `must not exceed the balance of ${balance} cents`,
+  overflow: 'would take the balance past the largest amount the service holds'
+} as const
+
+// -------------------------------------------------------------------------------------
+// rules
+// -------------------------------------------------------------------------------------
+
+/**
+ * Full budget rights only; a manager or co-manager is refused like anyone else.
+ *
+ * @category rules
+ * @since 0.1.0
+ */
+export const authorizeMoney = (caller: Caller, budget: Budget): Trail<Caller> =>
+  hasFullBudgetRights(caller)
+    ? pass('money.permission', `full budget rights (role ${caller.role})`, caller)
+    : fail(problem.guardRejected('money.permission', `user ${caller.user_id} may not move money of budget ${budget.id}`))
+
+const isJsonObject = (u: unknown): u is Record<string, unknown> =>
+  typeof u === 'object' && u !== null && !Array.isArray(u)
+
+/**
+ * The body `{"amount_cents": <number>}`: 400 when it is not JSON, not an object, or its
+ * amount_cents is missing or not a number. Other keys are ignored.
+ *
+ * @category rules
+ * @since 0.1.0
+ */
+export const decodeMoneyBody = (body: string | undefined): Trail<number> => {
+  const json = E.tryCatch(
+    () => JSON.parse(body ?? '') as unknown,
+    () => null
+  )
+  if (E.isLeft(json)) return fail(problem.badRequest('money.body', 'The body is not valid JSON'))
+  const value = json.right
+  if (!isJsonObject(value)) return fail(problem.badRequest('money.body', 'The body must be a JSON object'))
+  if (!Object.prototype.hasOwnProperty.call(value, 'amount_cents'))
+    return fail(problem.badRequest('money.body', 'amount_cents is required'))
+  const amount = value.amount_cents
+  return typeof amount === 'number'
+    ? pass('money.body', `amount_cents ${amount}`, amount)
+    : fail(problem.badRequest('money.body', 'amount_cents must be a number'))
+}
+
+/**
+ * Money moves only on an open budget (as of today).
+ *
+ * @category rules
+ * @since 0.1.0
+ */
+export const moneyStatus = (budget: Budget): Trail<Budget> =>
+  budget.status === 'open'
+    ? pass('money.status', 'status open', budget)
+    : fail(problem.conflict('money.status', `The budget is ${budget.status}`))
+
+/**
+ * The mode and the amount, every invalid field named, then the budget after the operation.
+ *
+ * @category rules
+ * @since 0.1.0
+ */
+export const applyMoney = (operation: MoneyOperation, budget: Budget, amount: number): Trail<Budget> => {
+  const errors: Array<FieldError> = []
+  if (budget.mode !== modeOf[operation]) errors.push({ field: 'mode', messages: [moneyMessages.mode(operation)] })
+  const valid = operation === 'amount' ? CentsCodec.is(amount) : CentsCodec.is(amount) && amount > 0
+  const balance = budget.balance_cents ?? 0
+  if (!valid)
+    errors.push({ field: 'amount_cents', messages: [operation === 'amount' ? moneyMessages.nonNegative : moneyMessages.positive] })
+  else if (errors.length === 0 && operation === 'withdraw' && amount > balance)
+    errors.push({ field: 'amount_cents', messages: [moneyMessages.overBalance(balance)] })
+  else if (errors.length === 0 && operation === 'top_up' && !CentsCodec.is(balance + amount))
+    errors.push({ field: 'amount_cents', messages: [moneyMessages.overflow] })
+  if (errors.length > 0) return fail(problem.invalid('money.validation', errors))
+  const checked = pass('money.validation', `${budget.mode} budget, ${amount} cents`, null)
+  const cents = amount as Cents
+  const next: Budget =
+    operation === 'amount'
+      ? { ...budget, period_amount_cents: cents }
+      : { ...budget, balance_cents: (operation === 'top_up' ? balance + cents : balance - cents) as Cents }
+  const detail =
+    operation === 'amount'
+      ? `period_amount_cents ${String(budget.period_amount_cents)} -> ${amount}`
+      : `balance_cents ${balance} -> ${String(next.balance_cents)}`
+  return { reasons: [...checked.reasons, { rule: 'money.apply', detail }], result: E.right(next) }
+}
