@@ -8,8 +8,10 @@ import { fileURLToPath } from 'node:url'
 import {
   type BudgetJson,
   type BudgetStatus,
+  endpoints,
   permittedUpdateFields,
   respondAmount,
+  respondIndex,
   respondBudgetUpdate,
   respondTopUp,
   respondWithdraw,
@@ -170,6 +172,50 @@ const moneyTable = () =>
     )
   )
 
+const transactions = Array.from({ length: 120 }, (_, i) => ({
+  id: `tx-${String(i).padStart(3, '0')}`,
+  amount: i * 10,
+  status: i % 2 === 0 ? 'pending' : 'authorized',
+  created_at: `2026-11-22T10:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}Z`,
+  updated_at: '2026-11-22T12:00:00Z'
+}))
+
+const indexQueries = [
+  '',
+  '_start=100',
+  '_start=20&_end=40&_order=desc',
+  '_start=0&_end=2000',
+  '_start=0&_end=2001',
+  '_start=200&_end=210',
+  'status=pending&_end=10',
+  'amount[$gte]=500&amount[$lt]=600',
+  '_order=DESC',
+  '_field=status',
+  '_start=5&_end=2',
+  '_limit=10',
+  '_start=1&_start=2',
+  'status[$gt]=pending',
+  '_start=0&_end=5000&colour=red'
+]
+
+const indexTable = () =>
+  table(
+    ['query', 'status', 'X-Total-Count', 'Content-Range', 'body'],
+    indexQueries.map((query) => {
+      const r = respondIndex({
+        request: { headers: { Authorization: 'Bearer k', 'company-id': 'c-1' }, query },
+        session: { user: { id: 'u', email_verified: true }, memberships: { 'c-1': { role: 'member', permissions: [] } } },
+        endpoint: endpoints.bankTransactions,
+        records: transactions,
+        request_id: 'docs'
+      })
+      const body = Array.isArray(r.body)
+        ? `${r.body.length} records`
+        : `\`${JSON.stringify(r.body).replace(/\|/g, '\\|')}\``
+      return [query === '' ? '(none)' : `\`${query}\``, String(r.status), r.headers['X-Total-Count'] ?? '-', r.headers['Content-Range'] ?? '-', body]
+    })
+  )
+
 export const renderRulesDoc = (): string =>
   [
     '# Rules',
@@ -200,6 +246,13 @@ export const renderRulesDoc = (): string =>
     'mode and status.',
     '',
     moneyTable(),
+    '',
+    '## What an index endpoint replies (`respondIndex`)',
+    '',
+    'Computed on GET /v1/banking/bank_transactions over 120 transactions (amounts 0, 10, ..., half of them',
+    'pending).',
+    '',
+    indexTable(),
     ''
   ].join('\n')
 

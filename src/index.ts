@@ -64,3 +64,42 @@ export type { Problem, FieldError } from './reply/problem'
 export { problemReply, statusAndBody, messages, JSON_CONTENT_TYPE, type Reply } from './reply/reply'
 export { rules, type RuleId, type Reason, type RuleDescription } from './decision/rules'
 export type { Trail } from './decision/trail'
+export { respondIndex, IndexContext, EndpointCodec } from './facade/index-endpoint'
+export { endpoints, defineEndpoint, fieldOf, type Endpoint, type FieldType, type OrderCase, type Envelope } from './paging/endpoint'
+export {
+  nextWindow,
+  decodeWindow,
+  checkWindowSize,
+  spellOrder,
+  DEFAULT_WINDOW_SIZE,
+  MAX_WINDOW_SIZE,
+  RECOMMENDED_WINDOW_SIZE,
+  type PageWindow,
+  type Order,
+  type Sort
+} from './paging/window'
+export {
+  decodeFilter,
+  holds,
+  fieldValue,
+  compareValues,
+  operators,
+  MAX_LIST_VALUES,
+  type Filter,
+  type Operator,
+  type FieldValue
+} from './paging/filter'
+export { decodeQuery, MAX_QUERY_PARAMETERS, type QueryParameter } from './paging/query'
+export { decodePageRequest, type PageRequest } from './paging/request'
+export { selectPage, firstK } from './paging/select'
+export { pageHeaders } from './paging/headers'
+export { parseInstant, compareInstants, type Instant } from './calendar/instant'
+export {
+  buildQuery,
+  liveFeedQuery,
+  nextLiveCursor,
+  liveFeedStart,
+  type QuerySpec,
+  type FilterSpec,
+  type LiveCursor
+} from './client/query'

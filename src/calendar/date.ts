@@ -70,8 +70,17 @@ export const isLeapYear = (year: number): boolean =>
 export const daysInMonth = (year: number, month: number): number =>
   month === 2 ? (isLeapYear(year) ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31
 
-/** Days since 1970-01-01 of a proleptic Gregorian date; exact for every year >= 0. */
-const dayNumber = (year: number, month: number, day: number): number => {
+/**
+ * Days since 1970-01-01 of a proleptic Gregorian year, month (1-12) and day; exact for every
+ * year >= 0.
+ *
+ * @example
+ * dayNumber(2000, 3, 1) //=> 11017
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const dayNumber = (year: number, month: number, day: number): number => {
   const y = month <= 2 ? year - 1 : year
   const era = Math.floor(y / 400)
   const yearOfEra = y - era * 400

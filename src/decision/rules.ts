@@ -183,6 +183,48 @@ export const rules = {
     source: 'contract 7, R-16',
     refuses: [],
     decision: '0016-money-operations.md'
+  },
+  'page.query': {
+    summary: 'The query string decodes as a form: at most 100 parameters, valid % escapes, no key twice, no unknown `_` parameter.',
+    source: 'contract 8, R-40',
+    refuses: [400],
+    decision: '0040-index-endpoints.md'
+  },
+  'page.window': {
+    summary: '`_start`, `_end`, `_order` and `_field` are well formed: base-10 integers with 0 <= _start <= _end, the order in the endpoint\'s case, a sortable field.',
+    source: 'contract 8, R-41',
+    refuses: [400],
+    decision: '0040-index-endpoints.md'
+  },
+  'page.filter': {
+    summary: 'Each filter names a field of the endpoint, a known operator it takes, and values of the field\'s type.',
+    source: 'contract 8, R-42',
+    refuses: [400],
+    decision: '0041-filters.md'
+  },
+  'page.size': {
+    summary: 'The window holds at most 2000 records; the server never truncates silently.',
+    source: 'contract 8, R-43; spec 8',
+    refuses: [416],
+    decision: '0040-index-endpoints.md'
+  },
+  'page.records': {
+    summary: "The server's records have the endpoint's field types where the query reads them.",
+    source: 'contract preamble',
+    refuses: [500],
+    decision: '0040-index-endpoints.md'
+  },
+  'page.slice': {
+    summary: 'Filters first, then a stable sort by the field and then id in the same direction, then the window.',
+    source: 'contract 8, R-44',
+    refuses: [],
+    decision: '0040-index-endpoints.md'
+  },
+  'page.headers': {
+    summary: 'X-Total-Count, Content-Range without a unit (`*/<total>` when empty) and Access-Control-Expose-Headers; a page longer than its window is an error.',
+    source: 'contract 8, R-45; spec 4',
+    refuses: [500],
+    decision: '0040-index-endpoints.md'
   }
 } as const satisfies Record<string, RuleDescription>
 

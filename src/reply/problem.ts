@@ -46,6 +46,11 @@ export type Conflict = Refusal<'Conflict'>
 export interface Invalid extends Refusal<'Invalid'> {
   readonly errors: ReadonlyArray<FieldError>
 }
+/** 416, `{message: "Requested page size <N> exceeds maximum of 2000"}`. */
+export interface RangeNotSatisfiable extends Refusal<'RangeNotSatisfiable'> {
+  readonly size: number
+  readonly maximum: number
+}
 /** 500, `{error: "internal_error", message}`. */
 export type InternalError = Refusal<'InternalError'>
 
@@ -72,6 +77,7 @@ export type Problem =
   | Forbidden
   | Conflict
   | Invalid
+  | RangeNotSatisfiable
   | InternalError
 
 // -------------------------------------------------------------------------------------
@@ -143,4 +149,16 @@ export const invalid = (rule: RuleId, errors: ReadonlyArray<FieldError>): Invali
   rule,
   detail: errors.map((e) => `${e.field}: ${e.messages.join(', ')}`).join('; '),
   errors
+})
+
+/**
+ * @category constructors
+ * @since 0.1.0
+ */
+export const rangeNotSatisfiable = (rule: RuleId, size: number, maximum: number): RangeNotSatisfiable => ({
+  _tag: 'RangeNotSatisfiable',
+  rule,
+  detail: `a window of ${size} records, over the maximum of ${maximum}`,
+  size,
+  maximum
 })

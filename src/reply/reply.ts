@@ -69,18 +69,27 @@ export const messages = {
 // constructors
 // -------------------------------------------------------------------------------------
 
-const headersFor = (requestId: string, body: unknown): Record<string, string> =>
-  body === null ? { 'X-Request-Id': requestId } : { 'X-Request-Id': requestId, 'Content-Type': JSON_CONTENT_TYPE }
+const headersFor = (requestId: string, body: unknown, extra: Readonly<Record<string, string>>): Record<string, string> =>
+  body === null
+    ? { ...extra, 'X-Request-Id': requestId }
+    : { ...extra, 'X-Request-Id': requestId, 'Content-Type': JSON_CONTENT_TYPE }
 
 /**
- * A reply with a body (or an empty one when `body` is `null`).
+ * A reply with a body (or an empty one when `body` is `null`), and any further headers (the
+ * page headers of an index reply).
  *
  * @category constructors
  * @since 0.1.0
  */
-export const reply = (status: number, requestId: string, reasons: ReadonlyArray<Reason>, body: unknown): Reply => ({
+export const reply = (
+  status: number,
+  requestId: string,
+  reasons: ReadonlyArray<Reason>,
+  body: unknown,
+  headers: Readonly<Record<string, string>> = {}
+): Reply => ({
   status,
-  headers: headersFor(requestId, body),
+  headers: headersFor(requestId, body, headers),
   body,
   reasons
 })
@@ -115,6 +124,8 @@ export const statusAndBody = (p: Problem): { readonly status: number; readonly b
       return { status: 409, body: { error: 'conflict', message: p.detail } }
     case 'Invalid':
       return { status: 422, body: { errors: errorsMap(p) } }
+    case 'RangeNotSatisfiable':
+      return { status: 416, body: { message: `Requested page size ${p.size} exceeds maximum of ${p.maximum}` } }
     case 'InternalError':
       return { status: 500, body: { error: 'internal_error', message: messages.internalError } }
   }

@@ -1,0 +1,128 @@
+/**
+ * What an index endpoint is: the fields of its records and their types (what filters accept),
+ * the fields it sorts by, the case of its `_order`, whether it needs company-id, and the shape
+ * of its body. Describing an endpoint is all a server does to get paging, filters, sorting and
+ * headers that follow the service's conventions.
+ *
+ * @example
+ * const payables = defineEndpoint({
+ *   path: '/v1/payables',
+ *   fields: { id: { type: 'id' }, amount: { type: 'integer' }, created_at: { type: 'instant' }, updated_at: { type: 'instant' } },
+ *   sortable: ['created_at', 'updated_at', 'amount']
+ * })
+ *
+ * @since 0.1.0
+ */
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * The type of a record's field, which decides the filter values and operators it takes:
+ * `integer` and `instant` take every operator; `enum`, `id` and `string` only equality and
+ * membership.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type FieldType =
+  | { readonly type: 'integer' }
+  | { readonly type: 'instant' }
+  | { readonly type: 'id' }
+  | { readonly type: 'string' }
+  | { readonly type: 'enum'; readonly values: ReadonlyArray<string> }
+
+/**
+ * @category model
+ * @since 0.1.0
+ */
+export type OrderCase = 'lower' | 'upper'
+
+/**
+ * The body of an index reply: the bare array, or GET /v1/companies' `{data, cursors}`.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type Envelope = 'bare' | 'data-cursors'
+
+/**
+ * @category model
+ * @since 0.1.0
+ */
+export interface Endpoint {
+  readonly path: string
+  /** Every field of a record; `id` is required, and `created_at` when it is the default sort. */
+  readonly fields: Readonly<Record<string, FieldType>>
+  readonly sortable: ReadonlyArray<string>
+  readonly defaultField: string
+  readonly orderCase: OrderCase
+  readonly envelope: Envelope
+  /** False only for endpoints that list the caller's own companies. */
+  readonly requiresCompany: boolean
+}
+
+// -------------------------------------------------------------------------------------
+// constructors
+// -------------------------------------------------------------------------------------
+
+/**
+ * An endpoint with the service's defaults: sort by `created_at`, lowercase order, a bare array,
+ * company-id required.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const defineEndpoint = (
+  e: Pick<Endpoint, 'path' | 'fields' | 'sortable'> & Partial<Omit<Endpoint, 'path' | 'fields' | 'sortable'>>
+): Endpoint => ({
+  defaultField: 'created_at',
+  orderCase: 'lower',
+  envelope: 'bare',
+  requiresCompany: true,
+  ...e
+})
+
+/**
+ * The endpoints the spec names.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const endpoints = {
+  /** GET /v1/banking/bank_transactions (contract section 8). */
+  bankTransactions: /*#__PURE__*/ defineEndpoint({
+    path: '/v1/banking/bank_transactions',
+    fields: {
+      id: { type: 'id' },
+      amount: { type: 'integer' },
+      status: { type: 'enum', values: ['authorized', 'pending'] },
+      created_at: { type: 'instant' },
+      updated_at: { type: 'instant' }
+    },
+    sortable: ['created_at', 'updated_at', 'amount']
+  }),
+  /** GET /v1/companies: the caller's own companies, no company-id, `{data, cursors}` body (ADR 0042). */
+  companies: /*#__PURE__*/ defineEndpoint({
+    path: '/v1/companies',
+    fields: {
+      id: { type: 'id' },
+      name: { type: 'string' },
+      created_at: { type: 'instant' },
+      updated_at: { type: 'instant' }
+    },
+    sortable: ['created_at', 'updated_at', 'name'],
+    envelope: 'data-cursors',
+    requiresCompany: false
+  })
+} as const
+
+/**
+ * Whether `field` is a field of the endpoint's records (own keys only: `__proto__` is not).
+ *
+ * @category refinements
+ * @since 0.1.0
+ */
+export const fieldOf = (endpoint: Endpoint, field: string): FieldType | undefined =>
+  Object.prototype.hasOwnProperty.call(endpoint.fields, field) ? endpoint.fields[field] : undefined

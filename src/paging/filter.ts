@@ -1,0 +1,205 @@
+/**
+ * Filters of an index query, `field[$op]=value` (or `field=value` for `$eq`), parsed into a
+ * small typed tree and compiled to a predicate over records (contract section 8, R-42).
+ *
+ * Values are typed by the endpoint's field: an integer is a base-10 integer, an instant an
+ * ISO-8601 date-time with an offset (compared as the moment it names), an enum one of its
+ * values. `$gt $gte $lt $lte` apply to integer and instant fields only; `$in` and `$nin` take a
+ * JSON array literal of at most 500 values. Only the endpoint's own fields and the eight
+ * operators exist: there is no generic nested parser to pollute.
+ *
+ * Law: `matches(filters)(record)` is true exactly when every filter holds of the record's value,
+ * as a naive evaluator over the same typed values says.
+ *
+ * @example
+ * decodeFilter(endpoints.bankTransactions, 'amount[$gte]', '1000')
+ * //=> right({ field: 'amount', type: { type: 'integer' }, op: '$gte', values: [1000] })
+ *
+ * @since 0.1.0
+ */
+import { either as E } from 'fp-ts'
+import { compareInstants, type Instant, parseInstant } from '../calendar/instant'
+import * as problem from '../reply/problem'
+import type { Problem } from '../reply/problem'
+import { type Endpoint, type FieldType, fieldOf } from './endpoint'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * @category model
+ * @since 0.1.0
+ */
+export type Operator = '$eq' | '$ne' | '$gt' | '$gte' | '$lt' | '$lte' | '$in' | '$nin'
+
+/**
+ * @category model
+ * @since 0.1.0
+ */
+export const operators: ReadonlyArray<Operator> = ['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$nin']
+
+/**
+ * A typed value of a field: a number for `integer`, an {@link Instant} for `instant`, a string
+ * otherwise.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type FieldValue = number | string | Instant
+
+/**
+ * One filter: `values` holds one value, or the list of `$in` / `$nin`.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface Filter {
+  readonly field: string
+  readonly type: FieldType
+  readonly op: Operator
+  readonly values: ReadonlyArray<FieldValue>
+}
+
+/**
+ * @category constants
+ * @since 0.1.0
+ */
+export const MAX_LIST_VALUES = 500
+
+const ORDERED: ReadonlyArray<Operator> = ['$gt', '$gte', '$lt', '$lte']
+const FILTER_KEY = /^([A-Za-z][A-Za-z0-9_]*)(?:\[(\$[a-z]+)\])?$/
+
+// -------------------------------------------------------------------------------------
+// values
+// -------------------------------------------------------------------------------------
+
+const INTEGER = /^-?\d+$/
+
+/**
+ * The typed value of `u` for a field of type `type`, or `null` when it is not one. Query text
+ * and record values go through the same function, so both sides compare alike.
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const fieldValue = (type: FieldType, u: unknown): FieldValue | null => {
+  switch (type.type) {
+    case 'integer':
+      return typeof u === 'number' && Number.isSafeInteger(u) ? u : null
+    case 'instant':
+      return typeof u === 'string' ? parseInstant(u) : null
+    case 'enum':
+      return typeof u === 'string' && type.values.includes(u) ? u : null
+    case 'id':
+      return typeof u === 'string' && u !== '' ? u : null
+    case 'string':
+      return typeof u === 'string' ? u : null
+  }
+}
+
+const textValue = (type: FieldType, text: string): FieldValue | null =>
+  type.type === 'integer' ? (INTEGER.test(text) ? fieldValue(type, Number(text)) : null) : fieldValue(type, text)
+
+/**
+ * Orders two values of a field of type `type`: numbers by value, instants by moment, strings
+ * by UTF-16 code units (the same in every locale).
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const compareValues =
+  (type: FieldType) =>
+  (a: FieldValue, b: FieldValue): number => {
+    if (type.type === 'integer') return (a as number) - (b as number)
+    if (type.type === 'instant') return compareInstants(a as Instant, b as Instant)
+    return a < b ? -1 : a > b ? 1 : 0
+  }
+
+// -------------------------------------------------------------------------------------
+// rules
+// -------------------------------------------------------------------------------------
+
+const bad = (detail: string): E.Either<Problem, never> => E.left(problem.badRequest('page.filter', detail))
+
+const listValues = (type: FieldType, key: string, text: string): E.Either<Problem, ReadonlyArray<FieldValue>> => {
+  let list: unknown
+  try {
+    list = JSON.parse(text)
+  } catch {
+    return bad(`${key} must be a JSON array`)
+  }
+  if (!Array.isArray(list)) return bad(`${key} must be a JSON array`)
+  if (list.length > MAX_LIST_VALUES) return bad(`${key} holds more than ${MAX_LIST_VALUES} values`)
+  const values: Array<FieldValue> = []
+  for (const item of list as ReadonlyArray<unknown>) {
+    const v = fieldValue(type, item)
+    if (v === null) return bad(`${key} holds a value that is not ${describe(type)}`)
+    values.push(v)
+  }
+  return E.right(values)
+}
+
+const describe = (type: FieldType): string =>
+  type.type === 'integer'
+    ? 'an integer'
+    : type.type === 'instant'
+      ? 'an ISO-8601 date-time with an offset'
+      : type.type === 'enum'
+        ? `one of ${type.values.join(', ')}`
+        : type.type === 'id'
+          ? 'an id'
+          : 'a string'
+
+/**
+ * The filter of one query parameter, or the 400 of an unknown field or operator, an operator
+ * the field does not take, or a value of the wrong type.
+ *
+ * @category rules
+ * @since 0.1.0
+ */
+export const decodeFilter = (endpoint: Endpoint, key: string, text: string): E.Either<Problem, Filter> => {
+  const m = FILTER_KEY.exec(key)
+  const field = m?.[1]
+  const type = field === undefined ? undefined : fieldOf(endpoint, field)
+  if (field === undefined || type === undefined) return bad(`${key} is not a field of ${endpoint.path}`)
+  const op = (m?.[2] ?? '$eq') as Operator
+  if (!operators.includes(op)) return bad(`${op} is not an operator`)
+  if (ORDERED.includes(op) && type.type !== 'integer' && type.type !== 'instant')
+    return bad(`${op} applies to integer and instant fields, not ${field}`)
+  if (op === '$in' || op === '$nin') return E.map((values: ReadonlyArray<FieldValue>) => ({ field, type, op, values }))(listValues(type, key, text))
+  const value = textValue(type, text)
+  return value === null ? bad(`${key} must be ${describe(type)}`) : E.right({ field, type, op, values: [value] })
+}
+
+/**
+ * Whether a record's value satisfies a filter.
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const holds = (filter: Filter, value: FieldValue): boolean => {
+  const compare = compareValues(filter.type)
+  const [first] = filter.values
+  switch (filter.op) {
+    case '$in':
+      return filter.values.some((v) => compare(value, v) === 0)
+    case '$nin':
+      return filter.values.every((v) => compare(value, v) !== 0)
+    default: {
+      if (first === undefined) return false
+      const c = compare(value, first)
+      return filter.op === '$eq'
+        ? c === 0
+        : filter.op === '$ne'
+          ? c !== 0
+          : filter.op === '$gt'
+            ? c > 0
+            : filter.op === '$gte'
+              ? c >= 0
+              : filter.op === '$lt'
+                ? c < 0
+                : c <= 0
+    }
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * A raw query string decoded as an HTML form (`+` is a space, `%XX` escapes are UTF-8), with
+ * the limits of contract section 8: at most 100 parameters, no key twice. Nothing is nested or
+ * merged into objects: the result is a list of key and value strings, so `__proto__` is just a
+ * key like any other.
+ *
+ * @example
+ * decodeQuery('_start=0&status%5B%24in%5D=%5B%22pending%22%5D')
+ * //=> right([['_start', '0'], ['status[$in]', '["pending"]']])
+ *
+ * @since 0.1.0
+ */
+import { either as E } from 'fp-ts'
+import * as problem from '../reply/problem'
+import type { Problem } from '../reply/problem'
+
+/**
+ * @category constants
+ * @since 0.1.0
+ */
+export const MAX_QUERY_PARAMETERS = 100
+
+/**
+ * @category model
+ * @since 0.1.0
+ */
+export type QueryParameter = readonly [key: string, value: string]
+
+const decodeComponent = (s: string): string | null => {
+  try {
+    return decodeURIComponent(s.replace(/\+/g, ' '))
+  } catch {
+    return null
+  }
+}
+
+/**
+ * The parameters of `query` in order, or the 400 problem of a malformed one. Empty segments
+ * (`a=1&&b=2`) are skipped; a segment without `=` has the value `""`.
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const decodeQuery = (query: string): E.Either<Problem, ReadonlyArray<QueryParameter>> => {
+  const segments = query === '' ? [] : query.split('&').filter((s) => s !== '')
+  if (segments.length > MAX_QUERY_PARAMETERS)
+    return E.left(
+      problem.badRequest('page.query', `The query has ${segments.length} parameters, more than ${MAX_QUERY_PARAMETERS}`)
+    )
+  const seen = new Set<string>()
+  const parameters: Array<QueryParameter> = []
+  for (const segment of segments) {
+    const eq = segment.indexOf('=')
+    const key = decodeComponent(eq < 0 ? segment : segment.slice(0, eq))
+    const value = decodeComponent(eq < 0 ? '' : segment.slice(eq + 1))
+    if (key === null || value === null)
+      return E.left(problem.badRequest('page.query', 'The query has a malformed % escape'))
+    if (seen.has(key)) return E.left(problem.badRequest('page.query', `The parameter ${key} is repeated`))
+    seen.add(key)
+    parameters.push([key, value])
+  }
+  return E.right(parameters)
+}

@@ -1,0 +1,114 @@
+/**
+ * The page of a collection: filters first, then the records of the window in a stable order
+ * (the sort field, then `id`, in the same direction), found without sorting the whole
+ * collection when the window is small (top-k selection with a bounded heap).
+ *
+ * Laws, for every collection with unique ids:
+ * - `firstK(items, k, cmp)` equals `[...items].sort(cmp).slice(0, k)`;
+ * - the pages of consecutive windows partition the filtered collection.
+ *
+ * @since 0.1.0
+ */
+import { either as E } from 'fp-ts'
+import * as problem from '../reply/problem'
+import type { Problem } from '../reply/problem'
+import { type Endpoint, fieldOf } from './endpoint'
+import { compareValues, type FieldValue, type Filter, fieldValue, holds } from './filter'
+import type { PageWindow, Sort } from './window'
+
+// -------------------------------------------------------------------------------------
+// utils
+// -------------------------------------------------------------------------------------
+
+/**
+ * The `k` smallest items by `cmp`, in order: a full sort when `k` is a large share of the
+ * items, else one pass with a max-heap of `k` items (O(n log k)).
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const firstK = <T>(items: ReadonlyArray<T>, k: number, cmp: (a: T, b: T) => number): Array<T> => {
+  if (k <= 0) return []
+  if (k * 8 >= items.length) return [...items].sort(cmp).slice(0, k)
+  const heap: Array<T> = []
+  const swap = (i: number, j: number) => {
+    const t = heap[i] as T
+    heap[i] = heap[j] as T
+    heap[j] = t
+  }
+  const larger = (i: number, j: number) => cmp(heap[i] as T, heap[j] as T) > 0
+  for (const item of items) {
+    if (heap.length < k) {
+      heap.push(item)
+      for (let i = heap.length - 1; i > 0 && larger(i, (i - 1) >> 1); i = (i - 1) >> 1) swap(i, (i - 1) >> 1)
+    } else if (cmp(item, heap[0] as T) < 0) {
+      heap[0] = item
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1
+        const r = l + 1
+        let top = i
+        if (l < k && larger(l, top)) top = l
+        if (r < k && larger(r, top)) top = r
+        if (top === i) break
+        swap(i, top)
+        i = top
+      }
+    }
+  }
+  return heap.sort(cmp)
+}
+
+interface Row {
+  readonly record: unknown
+  readonly key: FieldValue
+  readonly id: string
+}
+
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u)
+
+const own = (record: Record<string, unknown>, field: string): unknown =>
+  Object.prototype.hasOwnProperty.call(record, field) ? record[field] : undefined
+
+const malformed = (index: number, field: string): E.Either<Problem, never> =>
+  E.left(problem.internalError('page.records', `record ${index} has no valid ${field}`))
+
+/**
+ * The page of `records` for the window, and how many records match the filters.
+ *
+ * @category rules
+ * @since 0.1.0
+ */
+export const selectPage = (
+  endpoint: Endpoint,
+  records: ReadonlyArray<unknown>,
+  filters: ReadonlyArray<Filter>,
+  sort: Sort,
+  window: PageWindow
+): E.Either<Problem, { readonly page: ReadonlyArray<unknown>; readonly total: number }> => {
+  const sortType = fieldOf(endpoint, sort.field)
+  if (sortType === undefined) return E.left(problem.internalError('page.records', `the endpoint has no field ${sort.field}`))
+  const rows: Array<Row> = []
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i]
+    if (!isRecord(record)) return malformed(i, 'shape')
+    const id = own(record, 'id')
+    if (typeof id !== 'string') return malformed(i, 'id')
+    let keep = true
+    for (const f of filters) {
+      const value = fieldValue(f.type, own(record, f.field))
+      if (value === null) return malformed(i, f.field)
+      keep = keep && holds(f, value)
+    }
+    if (!keep) continue
+    const key = fieldValue(sortType, own(record, sort.field))
+    if (key === null) return malformed(i, sort.field)
+    rows.push({ record, key, id })
+  }
+  const direction = sort.order === 'asc' ? 1 : -1
+  const byKey = compareValues(sortType)
+  const cmp = (a: Row, b: Row): number => direction * (byKey(a.key, b.key) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  const page = firstK(rows, window.end, cmp)
+    .slice(window.start)
+    .map((r) => r.record)
+  return E.right({ page, total: rows.length })
+}

@@ -1,0 +1,163 @@
+/**
+ * The page window of an index request, `[_start, _end)`, its order and sort field (contract
+ * section 8, spec section 4), and the client's walk over a collection.
+ *
+ * Law (walking): starting from any window of size `s` and calling `nextWindow(w, received)` with
+ * the number of records each page returned visits `[0, s), [s, 2s), ...` and stops at the first
+ * page shorter than `s`; the pages partition the collection.
+ *
+ * @example
+ * nextWindow({ start: 0, end: 100 }, 100) //=> { start: 100, end: 200 }
+ * nextWindow({ start: 100, end: 200 }, 37) //=> null
+ *
+ * @since 0.1.0
+ */
+import { either as E, function as fn } from 'fp-ts'
+import * as problem from '../reply/problem'
+import type { Problem } from '../reply/problem'
+import type { Endpoint } from './endpoint'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * Records `[start, end)` of the sorted collection.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface PageWindow {
+  readonly start: number
+  readonly end: number
+}
+
+/**
+ * @category model
+ * @since 0.1.0
+ */
+export type Order = 'asc' | 'desc'
+
+/**
+ * @category model
+ * @since 0.1.0
+ */
+export interface Sort {
+  readonly field: string
+  readonly order: Order
+}
+
+/**
+ * @category constants
+ * @since 0.1.0
+ */
+export const DEFAULT_WINDOW_SIZE = 25
+
+/**
+ * @category constants
+ * @since 0.1.0
+ */
+export const MAX_WINDOW_SIZE = 2000
+
+/**
+ * @category constants
+ * @since 0.1.0
+ */
+export const RECOMMENDED_WINDOW_SIZE = 100
+
+/**
+ * The query parameters of the window and sort.
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const pageParameters = ['_start', '_end', '_order', '_field'] as const
+
+// -------------------------------------------------------------------------------------
+// rules
+// -------------------------------------------------------------------------------------
+
+const INTEGER = /^\d+$/
+
+const integerParameter = (name: string, text: string | undefined, fallback: number): E.Either<Problem, number> => {
+  if (text === undefined) return E.right(fallback)
+  const n = INTEGER.test(text) ? Number(text) : Number.NaN
+  return Number.isSafeInteger(n)
+    ? E.right(n)
+    : E.left(problem.badRequest('page.window', `${name} must be a base-10 integer from 0 to ${Number.MAX_SAFE_INTEGER}`))
+}
+
+/**
+ * The spelling of `asc` and `desc` this endpoint takes.
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const spellOrder = (endpoint: Pick<Endpoint, 'orderCase'>, order: Order): string =>
+  endpoint.orderCase === 'upper' ? order.toUpperCase() : order
+
+/**
+ * The window and sort a query asks for, with the defaults `_start=0`, `_end=_start+25`,
+ * ascending, the endpoint's default field; a 400 for anything malformed. The size limit (416)
+ * is checked apart, after every 400.
+ *
+ * @category rules
+ * @since 0.1.0
+ */
+export const decodeWindow = (
+  endpoint: Endpoint,
+  parameters: ReadonlyMap<string, string>
+): E.Either<Problem, { readonly window: PageWindow; readonly sort: Sort }> =>
+  fn.pipe(
+    E.Do,
+    E.bind('start', () => integerParameter('_start', parameters.get('_start'), 0)),
+    E.bind('end', ({ start }) => integerParameter('_end', parameters.get('_end'), start + DEFAULT_WINDOW_SIZE)),
+    E.filterOrElse(
+      ({ start, end }: { readonly start: number; readonly end: number }) => start <= end,
+      (): Problem => problem.badRequest('page.window', '_start must not be greater than _end')
+    ),
+    E.bind('order', () => {
+      const text = parameters.get('_order')
+      if (text === undefined) return E.right<Problem, Order>('asc')
+      const order = (['asc', 'desc'] as const).find((o) => spellOrder(endpoint, o) === text)
+      return order === undefined
+        ? E.left(
+            problem.badRequest('page.window', `_order must be ${spellOrder(endpoint, 'asc')} or ${spellOrder(endpoint, 'desc')}`)
+          )
+        : E.right(order)
+    }),
+    E.bind('field', () => {
+      const field = parameters.get('_field') ?? endpoint.defaultField
+      return endpoint.sortable.includes(field)
+        ? E.right(field)
+        : E.left(problem.badRequest('page.window', `_field must be one of ${endpoint.sortable.join(', ')}`))
+    }),
+    E.map(({ start, end, order, field }) => ({ window: { start, end }, sort: { field, order } }))
+  )
+
+/**
+ * The 416 of a window wider than 2000 records (exactly 2000 is allowed).
+ *
+ * @category rules
+ * @since 0.1.0
+ */
+export const checkWindowSize = (window: PageWindow): E.Either<Problem, PageWindow> => {
+  const size = window.end - window.start
+  return size > MAX_WINDOW_SIZE ? E.left(problem.rangeNotSatisfiable('page.size', size, MAX_WINDOW_SIZE)) : E.right(window)
+}
+
+// -------------------------------------------------------------------------------------
+// client
+// -------------------------------------------------------------------------------------
+
+/**
+ * The window after `window`, given how many records its page returned, or `null` when the walk
+ * is over: a page shorter than requested, or empty, is the last (spec section 4, rule 2).
+ *
+ * @category client
+ * @since 0.1.0
+ */
+export const nextWindow = (window: PageWindow, received: number): PageWindow | null => {
+  const size = window.end - window.start
+  return size <= 0 || received < size ? null : { start: window.end, end: window.end + size }
+}
