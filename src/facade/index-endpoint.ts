@@ -122,8 +122,11 @@ const envelope = (endpoint: Endpoint, request: PageRequest, page: ReadonlyArray<
  */
 export const respondIndex: (context: IndexContext) => Reply = /*#__PURE__*/ respondWith(IndexContext, (c): Reply => {
   const endpoint: Endpoint = c.endpoint
+  const authenticated: Trail<unknown> = endpoint.requiresCompany
+    ? authenticate(c.request, c.session)
+    : identify(c.request, c.session)
   const trail: Trail<{ readonly body: unknown; readonly headers: Record<string, string> }> = fn.pipe(
-    endpoint.requiresCompany ? authenticate(c.request, c.session) : (identify(c.request, c.session) as Trail<unknown>),
+    authenticated,
     chain(() => decodePageRequest(endpoint, c.request.query ?? '')),
     chain((request) =>
       fn.pipe(

@@ -21,27 +21,27 @@ import type { PageWindow, Sort } from './window'
 // -------------------------------------------------------------------------------------
 
 /**
- * The `k` smallest items by `cmp`, in order: a full sort when `k` is a large share of the
- * items, else one pass with a max-heap of `k` items (O(n log k)).
- *
- * @category utils
- * @since 0.1.0
+ * The `k` smallest of the items offered to it, by `cmp`: a max-heap of at most `k` items, so
+ * that an item no smaller than the largest kept is turned away without being stored.
  */
-export const firstK = <T>(items: ReadonlyArray<T>, k: number, cmp: (a: T, b: T) => number): Array<T> => {
-  if (k <= 0) return []
-  if (k * 8 >= items.length) return [...items].sort(cmp).slice(0, k)
+const boundedHeap = <T>(k: number, cmp: (a: T, b: T) => number) => {
   const heap: Array<T> = []
+  const larger = (i: number, j: number) => cmp(heap[i] as T, heap[j] as T) > 0
   const swap = (i: number, j: number) => {
     const t = heap[i] as T
     heap[i] = heap[j] as T
     heap[j] = t
   }
-  const larger = (i: number, j: number) => cmp(heap[i] as T, heap[j] as T) > 0
-  for (const item of items) {
-    if (heap.length < k) {
-      heap.push(item)
-      for (let i = heap.length - 1; i > 0 && larger(i, (i - 1) >> 1); i = (i - 1) >> 1) swap(i, (i - 1) >> 1)
-    } else if (cmp(item, heap[0] as T) < 0) {
+  return {
+    /** Whether an item comparing to the largest kept as `vsLargest` would be kept. */
+    admits: (vsLargest: (largest: T) => number): boolean => heap.length < k || vsLargest(heap[0] as T) < 0,
+    offer: (item: T): void => {
+      if (heap.length < k) {
+        heap.push(item)
+        for (let i = heap.length - 1; i > 0 && larger(i, (i - 1) >> 1); i = (i - 1) >> 1) swap(i, (i - 1) >> 1)
+        return
+      }
+      if (cmp(item, heap[0] as T) >= 0) return
       heap[0] = item
       for (let i = 0; ; ) {
         const l = 2 * i + 1
@@ -53,9 +53,24 @@ export const firstK = <T>(items: ReadonlyArray<T>, k: number, cmp: (a: T, b: T) 
         swap(i, top)
         i = top
       }
-    }
+    },
+    sorted: (): Array<T> => heap.sort(cmp)
   }
-  return heap.sort(cmp)
+}
+
+/**
+ * The `k` smallest items by `cmp`, in order: a full sort when `k` is a large share of the
+ * items, else one pass with a max-heap of `k` items (O(n log k)).
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const firstK = <T>(items: ReadonlyArray<T>, k: number, cmp: (a: T, b: T) => number): Array<T> => {
+  if (k <= 0) return []
+  if (k * 8 >= items.length) return [...items].sort(cmp).slice(0, k)
+  const heap = boundedHeap(k, cmp)
+  for (const item of items) heap.offer(item)
+  return heap.sorted()
 }
 
 interface Row {
@@ -87,7 +102,15 @@ export const selectPage = (
 ): E.Either<Problem, { readonly page: ReadonlyArray<unknown>; readonly total: number }> => {
   const sortType = fieldOf(endpoint, sort.field)
   if (sortType === undefined) return E.left(problem.internalError('page.records', `the endpoint has no field ${sort.field}`))
+  const direction = sort.order === 'asc' ? 1 : -1
+  const byKey = compareValues(sortType)
+  const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+  const cmp = (a: Row, b: Row): number => direction * (byKey(a.key, b.key) || byId(a.id, b.id))
+  // A small window streams through a bounded heap; a large one keeps every match and sorts.
+  const streaming = window.end * 8 < records.length
+  const heap = boundedHeap(window.end, cmp)
   const rows: Array<Row> = []
+  let total = 0
   for (let i = 0; i < records.length; i++) {
     const record = records[i]
     if (!isRecord(record)) return malformed(i, 'shape')
@@ -102,13 +125,11 @@ export const selectPage = (
     if (!keep) continue
     const key = fieldValue(sortType, own(record, sort.field))
     if (key === null) return malformed(i, sort.field)
-    rows.push({ record, key, id })
+    total++
+    if (!streaming) rows.push({ record, key, id })
+    else if (window.end > 0 && heap.admits((largest) => direction * (byKey(key, largest.key) || byId(id, largest.id))))
+      heap.offer({ record, key, id })
   }
-  const direction = sort.order === 'asc' ? 1 : -1
-  const byKey = compareValues(sortType)
-  const cmp = (a: Row, b: Row): number => direction * (byKey(a.key, b.key) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-  const page = firstK(rows, window.end, cmp)
-    .slice(window.start)
-    .map((r) => r.record)
-  return E.right({ page, total: rows.length })
+  const first = streaming ? heap.sorted() : rows.sort(cmp).slice(0, window.end)
+  return E.right({ page: first.slice(window.start).map((r) => r.record), total })
 }
