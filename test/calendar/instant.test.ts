@@ -11,9 +11,9 @@ const reference = (text: string) => {
   const s = Number(m[6] ?? '0')
   const oh = Number(m[10] ?? '0')
   const om = Number(m[11] ?? '0')
-  const probe = new Date(Date.UTC(2000, (mo as number) - 1, d))
-  probe.setUTCFullYear(y as number)
-  if ((y as number) < 1 || probe.getUTCMonth() !== (mo as number) - 1 || (h as number) > 23 || (mi as number) > 59 || s > 59 || oh > 23 || om > 59) return null
+  const probe = new Date(0)
+  probe.setUTCFullYear(y as number, (mo as number) - 1, d)
+  if ((y as number) < 1 || probe.getUTCFullYear() !== y || probe.getUTCMonth() !== (mo as number) - 1 || probe.getUTCDate() !== d || (h as number) > 23 || (mi as number) > 59 || s > 59 || oh > 23 || om > 59) return null
   const ms = probe.getTime() + ((h as number) * 3600 + (mi as number) * 60 + s - (m[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60)) * 1000
   return { seconds: Math.floor(ms / 1000), nanos: Number((m[7] ?? '').padEnd(9, '0')) }
 }
