@@ -103,3 +103,24 @@ export {
   type FilterSpec,
   type LiveCursor
 } from './client/query'
+export {
+  parseErrorResponse,
+  kindOf,
+  anyHeader,
+  retryAfterSeconds,
+  type ParsedProblem,
+  type ProblemKind,
+  type AnyHeaders
+} from './client/error'
+export { retryDecision, retryPolicy, type RetryDecision, type RetryInput } from './client/retry'
+export { parseHttpDate } from './http/date'
+export {
+  validateBankRecipient,
+  normaliseRut,
+  rutCheckDigit,
+  recipientMessages,
+  type BankRecipient,
+  type RecipientContext
+} from './banking/recipient'
+export { authorizeTransaction, type TransactionStatus } from './banking/transaction'
+export { guardRoleAssignment } from './company/roles'

@@ -225,6 +225,48 @@ export const rules = {
     source: 'contract 8, R-45; spec 4',
     refuses: [500],
     decision: '0040-index-endpoints.md'
+  },
+  'service.rate_limit': {
+    summary: 'Too many requests: 429 with Retry-After and `retry_after`.',
+    source: 'spec 7, contract 9, R-50',
+    refuses: [429],
+    decision: '0050-error-replies.md'
+  },
+  'service.upstream': {
+    summary: 'A banking partner or card issuer failed: 502, 503 or 504, to retry with backoff.',
+    source: 'spec 7, R-50',
+    refuses: [502, 503, 504],
+    decision: '0050-error-replies.md'
+  },
+  'service.guard': {
+    summary: 'An action-level guard denied without a body (card creation gated by issuer state, a key without the scope).',
+    source: 'spec 7, R-50',
+    refuses: [403],
+    decision: '0050-error-replies.md'
+  },
+  'recipient.validation': {
+    summary: 'A bank recipient has a RUT with its check digit, an account number of 5 to 20 digits, a known bank and a name.',
+    source: 'spec 4 (POST /v1/banking/bank_recipients)',
+    refuses: [422],
+    decision: '0052-bank-recipients.md'
+  },
+  'recipient.conflict': {
+    summary: 'A recipient with the same RUT, bank and account number is already enrolled.',
+    source: 'spec 7 (409)',
+    refuses: [409],
+    decision: '0052-bank-recipients.md'
+  },
+  'role.owner': {
+    summary: 'Only an owner may assign the owner role.',
+    source: 'spec 5, 7',
+    refuses: [403],
+    decision: '0053-owner-role-and-authorize.md'
+  },
+  'transaction.authorize': {
+    summary: 'A pending transaction becomes authorized; an authorized one cannot be authorized again.',
+    source: 'spec 7 (409)',
+    refuses: [409],
+    decision: '0053-owner-role-and-authorize.md'
   }
 } as const satisfies Record<string, RuleDescription>
 

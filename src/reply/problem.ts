@@ -40,6 +40,8 @@ export type PreconditionFailed = Refusal<'PreconditionFailed'>
 export interface Forbidden extends Refusal<'Forbidden'> {
   readonly error_code: string
 }
+/** 403, empty body: an action-level guard denied without saying why. */
+export type Denied = Refusal<'Denied'>
 /** 409, `{error: "conflict", message: detail}`. */
 export type Conflict = Refusal<'Conflict'>
 /** 422, `{errors: {field: [text, ...]}}`, every invalid field. */
@@ -51,8 +53,16 @@ export interface RangeNotSatisfiable extends Refusal<'RangeNotSatisfiable'> {
   readonly size: number
   readonly maximum: number
 }
+/** 429, `{error: "rate_limit_exceeded", message, retry_after}` and a Retry-After header. */
+export interface RateLimited extends Refusal<'RateLimited'> {
+  readonly retry_after_s: number
+}
 /** 500, `{error: "internal_error", message}`. */
 export type InternalError = Refusal<'InternalError'>
+/** 502, 503 or 504, `{error: "upstream_unavailable", message}`: a banking partner or card issuer failed. */
+export interface Upstream extends Refusal<'Upstream'> {
+  readonly status: 502 | 503 | 504
+}
 
 /**
  * @category model
@@ -75,10 +85,13 @@ export type Problem =
   | BadRequest
   | PreconditionFailed
   | Forbidden
+  | Denied
   | Conflict
   | Invalid
   | RangeNotSatisfiable
+  | RateLimited
   | InternalError
+  | Upstream
 
 // -------------------------------------------------------------------------------------
 // constructors
@@ -128,6 +141,33 @@ export const conflict = /*#__PURE__*/ refusal('Conflict')
  * @since 0.1.0
  */
 export const internalError = /*#__PURE__*/ refusal('InternalError')
+/**
+ * @category constructors
+ * @since 0.1.0
+ */
+export const denied = /*#__PURE__*/ refusal('Denied')
+
+/**
+ * @category constructors
+ * @since 0.1.0
+ */
+export const rateLimited = (rule: RuleId, retry_after_s: number): RateLimited => ({
+  _tag: 'RateLimited',
+  rule,
+  detail: `retry after ${retry_after_s} s`,
+  retry_after_s
+})
+
+/**
+ * @category constructors
+ * @since 0.1.0
+ */
+export const upstream = (rule: RuleId, status: 502 | 503 | 504, detail: string): Upstream => ({
+  _tag: 'Upstream',
+  rule,
+  detail,
+  status
+})
 
 /**
  * @category constructors

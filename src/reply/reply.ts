@@ -62,7 +62,9 @@ export const messages = {
   guardRejected: 'Unauthorized (401)',
   notFound: 'Not found',
   preconditionFailed: 'The request body must hold the budget under the key "budget"',
-  internalError: 'Internal server error'
+  rateLimited: 'Too many requests',
+  internalError: 'Internal server error',
+  upstream: 'A banking partner is temporarily unavailable; retry with backoff'
 } as const
 
 // -------------------------------------------------------------------------------------
@@ -104,7 +106,9 @@ const errorsMap = (p: Extract<Problem, { _tag: 'Invalid' }>): Record<string, Rea
  * @category destructors
  * @since 0.1.0
  */
-export const statusAndBody = (p: Problem): { readonly status: number; readonly body: unknown } => {
+export const statusAndBody = (
+  p: Problem
+): { readonly status: number; readonly body: unknown; readonly headers?: Readonly<Record<string, string>> } => {
   switch (p._tag) {
     case 'Unauthenticated':
       return { status: 401, body: null }
@@ -120,14 +124,24 @@ export const statusAndBody = (p: Problem): { readonly status: number; readonly b
       return { status: 412, body: { message: messages.preconditionFailed } }
     case 'Forbidden':
       return { status: 403, body: { error_code: p.error_code, message: p.detail } }
+    case 'Denied':
+      return { status: 403, body: null }
     case 'Conflict':
       return { status: 409, body: { error: 'conflict', message: p.detail } }
     case 'Invalid':
       return { status: 422, body: { errors: errorsMap(p) } }
     case 'RangeNotSatisfiable':
       return { status: 416, body: { message: `Requested page size ${p.size} exceeds maximum of ${p.maximum}` } }
+    case 'RateLimited':
+      return {
+        status: 429,
+        body: { error: 'rate_limit_exceeded', message: messages.rateLimited, retry_after: p.retry_after_s },
+        headers: { 'Retry-After': String(p.retry_after_s) }
+      }
     case 'InternalError':
       return { status: 500, body: { error: 'internal_error', message: messages.internalError } }
+    case 'Upstream':
+      return { status: p.status, body: { error: 'upstream_unavailable', message: messages.upstream } }
   }
 }
 
@@ -140,6 +154,6 @@ export const statusAndBody = (p: Problem): { readonly status: number; readonly b
 export const problemReply =
   (requestId: string, reasons: ReadonlyArray<Reason>) =>
   (p: Problem): Reply => {
-    const { status, body } = statusAndBody(p)
-    return reply(status, requestId, reasons, body)
+    const { status, body, headers } = statusAndBody(p)
+    return reply(status, requestId, reasons, body, headers)
   }

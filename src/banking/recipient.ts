@@ -1,0 +1,160 @@
+/**
+ * POST /v1/banking/bank_recipients, as a pure validator: the RUT with its check digit, the
+ * account number, the bank and the name, every invalid field named in one 422 errors map; a
+ * recipient already enrolled is a 409.
+ *
+ * The RUT (Chile's tax id) is a number and a check digit, `0`-`9` or `K`: weights 2, 3, 4, 5, 6,
+ * 7, 2, 3, ... from the right, `11 - sum mod 11`, with 11 written `0` and 10 written `K`. It is
+ * accepted with or without thousands dots and dash, `k` in either case, and normalised to
+ * `12345678-5`.
+ *
+ * Law: a RUT with one digit changed, or its check digit changed, is refused (weights 2-7 and
+ * differences 1-9 are never a multiple of 11).
+ *
+ * @example
+ * normaliseRut('12.345.678-5') //=> '12345678-5'
+ * rutCheckDigit('12345678') //=> '5'
+ *
+ * @since 0.1.0
+ */
+import { either as E } from 'fp-ts'
+import * as problem from '../reply/problem'
+import type { FieldError, Problem } from '../reply/problem'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * A valid recipient, normalised.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface BankRecipient {
+  readonly rut: string
+  readonly account_number: string
+  readonly bank_id: string
+  readonly name: string
+}
+
+/**
+ * What the validator needs from the server: the banks it knows and the recipients already
+ * enrolled (in any spelling; they are normalised before comparing).
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface RecipientContext {
+  readonly bank_ids: ReadonlyArray<string>
+  readonly enrolled: ReadonlyArray<{ readonly rut: string; readonly bank_id: string; readonly account_number: string }>
+}
+
+/**
+ * @category constants
+ * @since 0.1.0
+ */
+export const recipientMessages = {
+  blank: "can't be blank",
+  rut: 'is not a valid RUT',
+  checkDigit: 'has a wrong check digit',
+  account: 'must be 5 to 20 digits',
+  bank: 'is not a known bank',
+  tooLong: 'is too long (maximum is 255 characters)',
+  enrolled: 'The recipient is already enrolled'
+} as const
+
+// -------------------------------------------------------------------------------------
+// utils
+// -------------------------------------------------------------------------------------
+
+/**
+ * The check digit of a RUT's number (its digits, without dots).
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const rutCheckDigit = (digits: string): string => {
+  let sum = 0
+  let weight = 2
+  for (let i = digits.length - 1; i >= 0; i--) {
+    sum += Number(digits[i]) * weight
+    weight = weight === 7 ? 2 : weight + 1
+  }
+  const r = 11 - (sum % 11)
+  return r === 11 ? '0' : r === 10 ? 'K' : String(r)
+}
+
+const RUT = /^(\d{1,3}(?:\.\d{3})+|\d{1,9})-?([\dkK])$/
+
+type RutReading = { readonly _tag: 'Valid'; readonly rut: string } | { readonly _tag: 'Malformed' } | { readonly _tag: 'WrongDigit' }
+
+const readRut = (text: string): RutReading => {
+  const m = RUT.exec(text.trim())
+  const digits = m?.[1]?.replace(/\./g, '').replace(/^0+/, '')
+  if (m === null || digits === undefined || digits === '' || digits.length > 9) return { _tag: 'Malformed' }
+  const check = (m[2] ?? '').toUpperCase()
+  return rutCheckDigit(digits) === check ? { _tag: 'Valid', rut: `${digits}-${check}` } : { _tag: 'WrongDigit' }
+}
+
+/**
+ * The RUT as `12345678-5`, or `null` when it is malformed or its check digit is wrong.
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const normaliseRut = (text: string): string | null => {
+  const r = readRut(text)
+  return r._tag === 'Valid' ? r.rut : null
+}
+
+const accountDigits = (text: string): string => text.replace(/[\s-]/g, '')
+
+const ACCOUNT = /^\d{5,20}$/
+
+const own = (o: Record<string, unknown>, key: string): unknown => (Object.prototype.hasOwnProperty.call(o, key) ? o[key] : undefined)
+
+const codePoints = (s: string): number => s.length - (s.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0)
+
+// -------------------------------------------------------------------------------------
+// rules
+// -------------------------------------------------------------------------------------
+
+/**
+ * The normalised recipient, or its 422 (every invalid field) or 409 (already enrolled).
+ *
+ * @category rules
+ * @since 0.1.0
+ */
+export const validateBankRecipient = (input: unknown, context: RecipientContext): E.Either<Problem, BankRecipient> => {
+  const o: Record<string, unknown> = typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {}
+  const errors: Array<FieldError> = []
+  const reject = (field: string, message: string) => errors.push({ field, messages: [message] })
+
+  const rutText = own(o, 'rut')
+  const rut = typeof rutText === 'string' && rutText.trim() !== '' ? readRut(rutText) : null
+  if (rut === null) reject('rut', recipientMessages.blank)
+  else if (rut._tag === 'Malformed') reject('rut', recipientMessages.rut)
+  else if (rut._tag === 'WrongDigit') reject('rut', recipientMessages.checkDigit)
+
+  const accountText = own(o, 'account_number')
+  const account = typeof accountText === 'string' ? accountDigits(accountText) : ''
+  if (account === '') reject('account_number', recipientMessages.blank)
+  else if (!ACCOUNT.test(account)) reject('account_number', recipientMessages.account)
+
+  const bank = own(o, 'bank_id')
+  if (typeof bank !== 'string' || bank === '') reject('bank_id', recipientMessages.blank)
+  else if (!context.bank_ids.includes(bank)) reject('bank_id', recipientMessages.bank)
+
+  const name = own(o, 'name')
+  if (typeof name !== 'string' || name.trim() === '') reject('name', recipientMessages.blank)
+  else if (codePoints(name) > 255) reject('name', recipientMessages.tooLong)
+
+  if (errors.length > 0 || rut?._tag !== 'Valid' || typeof bank !== 'string' || typeof name !== 'string')
+    return E.left(problem.invalid('recipient.validation', errors))
+  const recipient: BankRecipient = { rut: rut.rut, account_number: account, bank_id: bank, name: name.trim() }
+  const taken = context.enrolled.some(
+    (e) => normaliseRut(e.rut) === recipient.rut && e.bank_id === recipient.bank_id && accountDigits(e.account_number) === recipient.account_number
+  )
+  return taken ? E.left(problem.conflict('recipient.conflict', recipientMessages.enrolled)) : E.right(recipient)
+}
