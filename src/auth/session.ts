@@ -22,6 +22,7 @@ import { type Caller, Role } from '../budget/rights'
 import { chain, fail, pass, type Trail } from '../decision/trail'
 import { headerOf, type Request } from '../http/request'
 import * as problem from '../reply/problem'
+import { hasOwn } from '../json/value'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -108,9 +109,7 @@ export const authenticate = (request: Request, session: Session): Trail<Scope> =
     const companyId = headerOf(request.headers, 'company-id')?.trim() ?? ''
     if (companyId === '') return fail(problem.unauthenticated('auth.company_header', 'no company-id header'))
     const header = pass('auth.company_header', `company ${companyId}`, companyId)
-    const membership = Object.prototype.hasOwnProperty.call(session.memberships, companyId)
-      ? session.memberships[companyId]
-      : undefined
+    const membership = hasOwn(session.memberships, companyId) ? session.memberships[companyId] : undefined
     return chain(
       (company_id: string): Trail<Scope> =>
         membership === undefined

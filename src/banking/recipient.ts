@@ -20,6 +20,7 @@
 import { either as E } from 'fp-ts'
 import * as problem from '../reply/problem'
 import type { FieldError, Problem } from '../reply/problem'
+import { codePointLength, isJsonObject, ownValue } from '../json/value'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -112,9 +113,6 @@ const accountDigits = (text: string): string => text.replace(/[\s-]/g, '')
 
 const ACCOUNT = /^\d{5,20}$/
 
-const own = (o: Record<string, unknown>, key: string): unknown => (Object.prototype.hasOwnProperty.call(o, key) ? o[key] : undefined)
-
-const codePoints = (s: string): number => s.length - (s.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0)
 
 // -------------------------------------------------------------------------------------
 // rules
@@ -127,28 +125,28 @@ const codePoints = (s: string): number => s.length - (s.match(/[\uD800-\uDBFF][\
  * @since 0.1.0
  */
 export const validateBankRecipient = (input: unknown, context: RecipientContext): E.Either<Problem, BankRecipient> => {
-  const o: Record<string, unknown> = typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {}
+  const o: Record<string, unknown> = isJsonObject(input) ? input : {}
   const errors: Array<FieldError> = []
   const reject = (field: string, message: string) => errors.push({ field, messages: [message] })
 
-  const rutText = own(o, 'rut')
+  const rutText = ownValue(o, 'rut')
   const rut = typeof rutText === 'string' && rutText.trim() !== '' ? readRut(rutText) : null
   if (rut === null) reject('rut', recipientMessages.blank)
   else if (rut._tag === 'Malformed') reject('rut', recipientMessages.rut)
   else if (rut._tag === 'WrongDigit') reject('rut', recipientMessages.checkDigit)
 
-  const accountText = own(o, 'account_number')
+  const accountText = ownValue(o, 'account_number')
   const account = typeof accountText === 'string' ? accountDigits(accountText) : ''
   if (account === '') reject('account_number', recipientMessages.blank)
   else if (!ACCOUNT.test(account)) reject('account_number', recipientMessages.account)
 
-  const bank = own(o, 'bank_id')
+  const bank = ownValue(o, 'bank_id')
   if (typeof bank !== 'string' || bank === '') reject('bank_id', recipientMessages.blank)
   else if (!context.bank_ids.includes(bank)) reject('bank_id', recipientMessages.bank)
 
-  const name = own(o, 'name')
+  const name = ownValue(o, 'name')
   if (typeof name !== 'string' || name.trim() === '') reject('name', recipientMessages.blank)
-  else if (codePoints(name) > 255) reject('name', recipientMessages.tooLong)
+  else if (codePointLength(name) > 255) reject('name', recipientMessages.tooLong)
 
   if (errors.length > 0 || rut?._tag !== 'Valid' || typeof bank !== 'string' || typeof name !== 'string')
     return E.left(problem.invalid('recipient.validation', errors))

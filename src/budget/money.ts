@@ -22,6 +22,7 @@ import * as problem from '../reply/problem'
 import type { FieldError } from '../reply/problem'
 import { type Budget, type Cents, Cents as CentsCodec, type Mode } from './model'
 import { type Caller, hasFullBudgetRights } from './rights'
+import { hasOwn, isJsonObject } from '../json/value'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -65,9 +66,6 @@ export const authorizeMoney = (caller: Caller, budget: Budget): Trail<Caller> =>
     ? pass('money.permission', `full budget rights (role ${caller.role})`, caller)
     : fail(problem.guardRejected('money.permission', `user ${caller.user_id} may not move money of budget ${budget.id}`))
 
-const isJsonObject = (u: unknown): u is Record<string, unknown> =>
-  typeof u === 'object' && u !== null && !Array.isArray(u)
-
 /**
  * The body `{"amount_cents": <number>}`: 400 when it is not JSON, not an object, or its
  * amount_cents is missing or not a number. Other keys are ignored.
@@ -83,7 +81,7 @@ export const decodeMoneyBody = (body: string | undefined): Trail<number> => {
   if (E.isLeft(json)) return fail(problem.badRequest('money.body', 'The body is not valid JSON'))
   const value = json.right
   if (!isJsonObject(value)) return fail(problem.badRequest('money.body', 'The body must be a JSON object'))
-  if (!Object.prototype.hasOwnProperty.call(value, 'amount_cents'))
+  if (!hasOwn(value, 'amount_cents'))
     return fail(problem.badRequest('money.body', 'amount_cents is required'))
   const amount = value.amount_cents
   return typeof amount === 'number'

@@ -17,6 +17,7 @@ import { either as E } from 'fp-ts'
 import * as problem from '../reply/problem'
 import type { Problem } from '../reply/problem'
 import type { UpdateField } from './model'
+import { hasOwn, isJsonObject } from '../json/value'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -60,11 +61,6 @@ const jsonTypes: Readonly<Record<UpdateField, JsonType>> = {
 // -------------------------------------------------------------------------------------
 // utils
 // -------------------------------------------------------------------------------------
-
-const isJsonObject = (u: unknown): u is Record<string, unknown> =>
-  typeof u === 'object' && u !== null && !Array.isArray(u)
-
-const hasOwn = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key)
 
 const parseJson = (text: string): E.Either<Problem, unknown> =>
   E.tryCatch(

@@ -38,6 +38,7 @@ import {
   recurrenceFields
 } from './model'
 import { type BudgetRights, type Caller, budgetRights } from './rights'
+import { codePointLength } from '../json/value'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -90,9 +91,6 @@ export const fieldMessages = {
 } as const
 
 const MAX_NAME_LENGTH = 255
-
-/** Length in Unicode code points, as a database `varchar(255)` counts characters. */
-const codePoints = (s: string): number => s.length - (s.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0)
 
 // -------------------------------------------------------------------------------------
 // rules
@@ -168,7 +166,7 @@ const validate = (r: UpdateRequest, changed: ReadonlyArray<Sent>): Trail<Changes
     switch (key) {
       case 'name':
         if (typeof value !== 'string' || value.trim() === '') reject(key, fieldMessages.blank)
-        else if (codePoints(value) > MAX_NAME_LENGTH) reject(key, fieldMessages.tooLong)
+        else if (codePointLength(value) > MAX_NAME_LENGTH) reject(key, fieldMessages.tooLong)
         break
       case 'description':
         break

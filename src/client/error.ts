@@ -18,6 +18,7 @@
  * @since 0.1.0
  */
 import { parseHttpDate } from '../http/date'
+import { hasOwn, isJsonObject, ownValue } from '../json/value'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -93,9 +94,7 @@ const KINDS: Readonly<Record<number, ProblemKind>> = {
  * @since 0.1.0
  */
 export const kindOf = (status: number): ProblemKind =>
-  Object.prototype.hasOwnProperty.call(KINDS, status) ? (KINDS[status] ?? 'unexpected') : 'unexpected'
-
-const isObject = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u)
+  hasOwn(KINDS, String(status)) ? (KINDS[status] ?? 'unexpected') : 'unexpected'
 
 /**
  * The value of header `name` in any case; repeated values that disagree count as absent.
@@ -104,7 +103,7 @@ const isObject = (u: unknown): u is Record<string, unknown> => typeof u === 'obj
  * @since 0.1.0
  */
 export const anyHeader = (headers: unknown, name: string): string | undefined => {
-  if (!isObject(headers)) return undefined
+  if (!isJsonObject(headers)) return undefined
   const wanted = name.toLowerCase()
   let found: string | undefined
   for (const key of Object.keys(headers)) {
@@ -123,24 +122,24 @@ export const anyHeader = (headers: unknown, name: string): string | undefined =>
 
 /** The JSON object of a body, or `null`: only text that opens like an object is parsed. */
 const bodyObject = (body: unknown): Record<string, unknown> | null => {
-  if (isObject(body)) return body
+  if (isJsonObject(body)) return body
   if (typeof body !== 'string' || !body.trimStart().startsWith('{')) return null
   try {
     const json: unknown = JSON.parse(body)
-    return isObject(json) ? json : null
+    return isJsonObject(json) ? json : null
   } catch {
     return null
   }
 }
 
 const stringField = (o: Record<string, unknown>, key: string): string | undefined => {
-  const v = Object.prototype.hasOwnProperty.call(o, key) ? o[key] : undefined
+  const v = ownValue(o, key)
   return typeof v === 'string' ? v : undefined
 }
 
 const fieldErrors = (o: Record<string, unknown>): Record<string, ReadonlyArray<string>> | undefined => {
-  const errors = Object.prototype.hasOwnProperty.call(o, 'errors') ? o.errors : undefined
-  if (!isObject(errors)) return undefined
+  const errors = ownValue(o, 'errors')
+  if (!isJsonObject(errors)) return undefined
   return Object.fromEntries(
     Object.keys(errors).map((field) => {
       const v = errors[field]
@@ -185,7 +184,8 @@ export const parseErrorResponse = (reply: { readonly status: unknown; readonly h
     const request_id = anyHeader(headers, 'x-request-id')
     const date = anyHeader(headers, 'date')
     const fromHeader = retryAfterSeconds(anyHeader(headers, 'retry-after'), date === undefined ? undefined : (parseHttpDate(date) ?? undefined))
-    const fromBody = o !== null && typeof o.retry_after === 'number' && Number.isSafeInteger(o.retry_after) && o.retry_after >= 0 ? o.retry_after : undefined
+    const retryAfter = o === null ? undefined : ownValue(o, 'retry_after')
+    const fromBody = typeof retryAfter === 'number' && Number.isSafeInteger(retryAfter) && retryAfter >= 0 ? retryAfter : undefined
     const retry_after_s = fromHeader ?? fromBody
     return {
       status,

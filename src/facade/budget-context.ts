@@ -14,6 +14,7 @@ import { CalendarDate } from '../calendar/date'
 import { bind, chain, map, pass, type Trail } from '../decision/trail'
 import { Request } from '../http/request'
 import type { Reply } from '../reply/reply'
+import { respondWith, settle } from './context'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -87,3 +88,34 @@ export const scopedBudget = (c: t.TypeOf<typeof BudgetContext>) =>
     )
   )
 
+
+/**
+ * The reply of a budget decision: on a 200 the budget is both the body and the `budget` to
+ * persist.
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const settleBudget = (requestId: string, trail: Trail<Budget>): BudgetReply =>
+  settle(
+    requestId,
+    trail,
+    (budget) => budget,
+    (budget) => ({ budget })
+  )
+
+/**
+ * A budget facade: the context decoded (500 when malformed), the budget found in scope and
+ * advanced, then `decide`'s steps, settled into a reply. Never throws.
+ *
+ * @category combinators
+ * @since 0.1.0
+ */
+export const budgetFacade =
+  (
+    decide: (
+      c: t.TypeOf<typeof BudgetContext>,
+      scoped: ReturnType<typeof scopedBudget>
+    ) => Trail<Budget>
+  ): ((context: BudgetContext) => BudgetReply) =>
+    respondWith(BudgetContext, (c): BudgetReply => settleBudget(c.request_id, decide(c, scopedBudget(c))))

@@ -28,8 +28,7 @@ import { function as fn } from 'fp-ts'
 import { decodeUpdateBody } from '../budget/patch'
 import { authorizeUpdate, decideUpdate } from '../budget/update'
 import { bind, chain, check, pass, tap } from '../decision/trail'
-import { BudgetContext, type BudgetReply, scopedBudget } from './budget-context'
-import { respondWith, settle } from './context'
+import { type BudgetContext, type BudgetReply, budgetFacade } from './budget-context'
 
 // -------------------------------------------------------------------------------------
 // facade
@@ -41,25 +40,18 @@ import { respondWith, settle } from './context'
  * @category facades
  * @since 0.1.0
  */
-export const respondBudgetUpdate: (context: BudgetContext) => BudgetReply = /*#__PURE__*/ respondWith(
-  BudgetContext,
-  (c): BudgetReply =>
-    settle(
-      c.request_id,
+export const respondBudgetUpdate: (context: BudgetContext) => BudgetReply = /*#__PURE__*/ budgetFacade((c, scoped) =>
+  fn.pipe(
+    scoped,
+    bind('rights', ({ scope, budget }) => authorizeUpdate(scope.caller, budget)),
+    bind('sent', () =>
       fn.pipe(
-        scopedBudget(c),
-        bind('rights', ({ scope, budget }) => authorizeUpdate(scope.caller, budget)),
-        bind('sent', () =>
-          fn.pipe(
-            check('budget.body.type', () => 'a JSON object with a budget object', decodeUpdateBody(c.request.body)),
-            tap((sent) => pass('budget.body.wrapper', `budget holds ${sent.length} keys`, null))
-          )
-        ),
-        chain(({ rights, budget, sent }) =>
-          decideUpdate({ rights, budget, sent, today: c.today, company_member_ids: c.company_member_ids })
-        )
-      ),
-      (budget) => budget,
-      (budget) => ({ budget })
+        check('budget.body.type', () => 'a JSON object with a budget object', decodeUpdateBody(c.request.body)),
+        tap((sent) => pass('budget.body.wrapper', `budget holds ${sent.length} keys`, null))
+      )
+    ),
+    chain(({ rights, budget, sent }) =>
+      decideUpdate({ rights, budget, sent, today: c.today, company_member_ids: c.company_member_ids })
     )
+  )
 )

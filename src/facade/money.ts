@@ -14,25 +14,17 @@
 import { function as fn } from 'fp-ts'
 import { applyMoney, authorizeMoney, decodeMoneyBody, type MoneyOperation, moneyStatus } from '../budget/money'
 import { bind, chain } from '../decision/trail'
-import { BudgetContext, type BudgetReply, scopedBudget } from './budget-context'
-import { respondWith, settle } from './context'
+import { type BudgetContext, type BudgetReply, budgetFacade } from './budget-context'
 
 const respondMoney = (operation: MoneyOperation): ((context: BudgetContext) => BudgetReply) =>
-  respondWith(
-    BudgetContext,
-    (c): BudgetReply =>
-      settle(
-        c.request_id,
-        fn.pipe(
-          scopedBudget(c),
-          bind('caller', ({ scope, budget }) => authorizeMoney(scope.caller, budget)),
-          bind('amount', () => decodeMoneyBody(c.request.body)),
-          bind('open', ({ budget }) => moneyStatus(budget)),
-          chain(({ open, amount }) => applyMoney(operation, open, amount))
-        ),
-        (budget) => budget,
-        (budget) => ({ budget })
-      )
+  budgetFacade((c, scoped) =>
+    fn.pipe(
+      scoped,
+      bind('caller', ({ scope, budget }) => authorizeMoney(scope.caller, budget)),
+      bind('amount', () => decodeMoneyBody(c.request.body)),
+      bind('open', ({ budget }) => moneyStatus(budget)),
+      chain(({ open, amount }) => applyMoney(operation, open, amount))
+    )
   )
 
 /**

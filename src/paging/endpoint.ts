@@ -13,6 +13,7 @@
  *
  * @since 0.1.0
  */
+import { hasOwn } from '../json/value'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -125,4 +126,4 @@ export const endpoints = {
  * @since 0.1.0
  */
 export const fieldOf = (endpoint: Endpoint, field: string): FieldType | undefined =>
-  Object.prototype.hasOwnProperty.call(endpoint.fields, field) ? endpoint.fields[field] : undefined
+  hasOwn(endpoint.fields, field) ? endpoint.fields[field] : undefined

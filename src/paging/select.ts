@@ -15,6 +15,7 @@ import type { Problem } from '../reply/problem'
 import { type Endpoint, fieldOf } from './endpoint'
 import { compareValues, type FieldValue, type Filter, fieldValue, holds } from './filter'
 import type { PageWindow, Sort } from './window'
+import { isJsonObject, ownValue } from '../json/value'
 
 // -------------------------------------------------------------------------------------
 // utils
@@ -79,11 +80,6 @@ interface Row {
   readonly id: string
 }
 
-const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u)
-
-const own = (record: Record<string, unknown>, field: string): unknown =>
-  Object.prototype.hasOwnProperty.call(record, field) ? record[field] : undefined
-
 const malformed = (index: number, field: string): E.Either<Problem, never> =>
   E.left(problem.internalError('page.records', `record ${index} has no valid ${field}`))
 
@@ -113,17 +109,17 @@ export const selectPage = (
   let total = 0
   for (let i = 0; i < records.length; i++) {
     const record = records[i]
-    if (!isRecord(record)) return malformed(i, 'shape')
-    const id = own(record, 'id')
+    if (!isJsonObject(record)) return malformed(i, 'shape')
+    const id = ownValue(record, 'id')
     if (typeof id !== 'string') return malformed(i, 'id')
     let keep = true
     for (const f of filters) {
-      const value = fieldValue(f.type, own(record, f.field))
+      const value = fieldValue(f.type, ownValue(record, f.field))
       if (value === null) return malformed(i, f.field)
       keep = keep && holds(f, value)
     }
     if (!keep) continue
-    const key = fieldValue(sortType, own(record, sort.field))
+    const key = fieldValue(sortType, ownValue(record, sort.field))
     if (key === null) return malformed(i, sort.field)
     total++
     if (!streaming) rows.push({ record, key, id })

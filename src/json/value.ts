@@ -1,0 +1,45 @@
+/**
+ * Reading JSON values that came from outside, safely: objects are told from arrays and null,
+ * keys are read as own properties only (never `__proto__` or an inherited `constructor`), and
+ * text length is counted in characters, not UTF-16 units.
+ *
+ * @example
+ * ownValue(JSON.parse('{"__proto__": 1}'), '__proto__') //=> 1
+ * ownValue({}, 'constructor') //=> undefined
+ * codePointLength('💶') //=> 1
+ *
+ * @since 0.1.0
+ */
+
+/**
+ * A JSON object: not null, not an array.
+ *
+ * @category refinements
+ * @since 0.1.0
+ */
+export const isJsonObject = (u: unknown): u is Record<string, unknown> =>
+  typeof u === 'object' && u !== null && !Array.isArray(u)
+
+/**
+ * Whether `key` is an own property of `o`.
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const hasOwn = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key)
+
+/**
+ * The value of own property `key`, or `undefined`.
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const ownValue = (o: Readonly<Record<string, unknown>>, key: string): unknown => (hasOwn(o, key) ? o[key] : undefined)
+
+/**
+ * The length of `s` in Unicode code points, as a database `varchar(255)` counts characters.
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const codePointLength = (s: string): number => s.length - (s.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0)
