@@ -80,7 +80,7 @@ export {
 } from './paging/window'
 export {
   decodeFilter,
-  holds,
+  compileFilter,
   fieldValue,
   compareValues,
   operators,

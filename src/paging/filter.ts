@@ -8,8 +8,8 @@
  * JSON array literal of at most 500 values. Only the endpoint's own fields and the eight
  * operators exist: there is no generic nested parser to pollute.
  *
- * Law: `matches(filters)(record)` is true exactly when every filter holds of the record's value,
- * as a naive evaluator over the same typed values says.
+ * Law: `compileFilter(f)(value)` is true exactly when the filter holds of the value, as a naive
+ * evaluator over the same typed values says.
  *
  * @example
  * decodeFilter(endpoints.bankTransactions, 'amount[$gte]', '1000')
@@ -173,33 +173,39 @@ export const decodeFilter = (endpoint: Endpoint, key: string, text: string): E.E
 }
 
 /**
- * Whether a record's value satisfies a filter.
+ * The predicate of a filter over a record's value, built once and applied to every record.
+ *
+ * @example
+ * const pending = compileFilter({ field: 'status', type: { type: 'enum', values: ['authorized', 'pending'] }, op: '$eq', values: ['pending'] })
+ * pending('pending') //=> true
  *
  * @category utils
  * @since 0.1.0
  */
-export const holds = (filter: Filter, value: FieldValue): boolean => {
+export const compileFilter = (filter: Filter): ((value: FieldValue) => boolean) => {
   const compare = compareValues(filter.type)
-  const [first] = filter.values
+  const values = filter.values
+  const first = values[0]
   switch (filter.op) {
     case '$in':
-      return filter.values.some((v) => compare(value, v) === 0)
+      return (v) => values.some((x) => compare(v, x) === 0)
     case '$nin':
-      return filter.values.every((v) => compare(value, v) !== 0)
-    default: {
-      if (first === undefined) return false
-      const c = compare(value, first)
-      return filter.op === '$eq'
-        ? c === 0
-        : filter.op === '$ne'
-          ? c !== 0
-          : filter.op === '$gt'
-            ? c > 0
-            : filter.op === '$gte'
-              ? c >= 0
-              : filter.op === '$lt'
-                ? c < 0
-                : c <= 0
-    }
+      return (v) => values.every((x) => compare(v, x) !== 0)
+    default:
+      if (first === undefined) return () => false
+      switch (filter.op) {
+        case '$eq':
+          return (v) => compare(v, first) === 0
+        case '$ne':
+          return (v) => compare(v, first) !== 0
+        case '$gt':
+          return (v) => compare(v, first) > 0
+        case '$gte':
+          return (v) => compare(v, first) >= 0
+        case '$lt':
+          return (v) => compare(v, first) < 0
+        case '$lte':
+          return (v) => compare(v, first) <= 0
+      }
   }
 }

@@ -13,7 +13,7 @@ import { either as E } from 'fp-ts'
 import * as problem from '../reply/problem'
 import type { Problem } from '../reply/problem'
 import { type Endpoint, fieldOf } from './endpoint'
-import { compareValues, type FieldValue, type Filter, fieldValue, holds } from './filter'
+import { compareValues, compileFilter, type FieldValue, type Filter, fieldValue } from './filter'
 import type { PageWindow, Sort } from './window'
 import { isJsonObject, ownValue } from '../json/value'
 
@@ -106,6 +106,7 @@ export const selectPage = (
   const streaming = window.end * 8 < records.length
   const heap = boundedHeap(window.end, cmp)
   const rows: Array<Row> = []
+  const predicates = filters.map((f) => ({ f, holds: compileFilter(f) }))
   let total = 0
   for (let i = 0; i < records.length; i++) {
     const record = records[i]
@@ -113,10 +114,10 @@ export const selectPage = (
     const id = ownValue(record, 'id')
     if (typeof id !== 'string') return malformed(i, 'id')
     let keep = true
-    for (const f of filters) {
+    for (const { f, holds } of predicates) {
       const value = fieldValue(f.type, ownValue(record, f.field))
       if (value === null) return malformed(i, f.field)
-      keep = keep && holds(f, value)
+      keep = keep && holds(value)
     }
     if (!keep) continue
     const key = fieldValue(sortType, ownValue(record, sort.field))
