@@ -148,6 +148,20 @@ describe('periods over time: properties', () => {
     )
   })
 
+  it('keeps the anchor when only the base changes, even after a clamped month end', () => {
+    const b = monthly({
+      recurrence_every: 2,
+      recurrence_starts_on: '2055-10-29',
+      period_starts_on: '2056-12-29',
+      period_ends_on: '2057-02-28'
+    })
+    const after = admin({ recurrence_unit: 'month', recurrence_every: 2, base_amount_cents: 0 }, b, day('2056-12-29'))
+    expect(upcomingPeriods(after, day('2056-12-29'), 2)).toEqual([
+      { starts_on: '2057-02-28', ends_on: '2057-04-29', amount_cents: 0 },
+      { starts_on: '2057-04-29', ends_on: '2057-06-29', amount_cents: 0 }
+    ])
+  })
+
   it("a change's effect starts exactly at the old period_ends_on", () => {
     const renewing = budgetAndToday
       .map(({ budget: b, today }) => ({ b: advanceBudget(b, today), today }))
@@ -159,7 +173,12 @@ describe('periods over time: properties', () => {
         fc.pre(next !== undefined)
         expect(next.starts_on).toBe(b.period_ends_on)
         expect(next.amount_cents).toBe(base)
-        expect(next.ends_on).toBe(boundaryOf({ anchor: next.starts_on, unit: u, every: n }, 1))
+        // A new cadence counts from the old period end; an unchanged one (only the base moved)
+        // keeps its anchor, which differs once a month end has clamped (29 Feb 2057 -> 28 Feb).
+        const sameCadence = u === b.recurrence_unit && n === b.recurrence_every
+        expect(next.ends_on).toBe(
+          sameCadence ? upcomingPeriods(b, today, 1)[0]?.ends_on : boundaryOf({ anchor: next.starts_on, unit: u, every: n }, 1)
+        )
         expect([after.period_ends_on, after.period_amount_cents]).toEqual([b.period_ends_on, b.period_amount_cents])
       }),
       { numRuns: 1000 }
