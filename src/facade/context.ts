@@ -25,9 +25,13 @@ const pathOf = (e: t.ValidationError): string =>
  * The request id to echo even when the context is malformed.
  */
 const requestIdOf = (u: unknown): string => {
-  if (typeof u !== 'object' || u === null) return ''
-  const id: unknown = (u as { request_id?: unknown }).request_id
-  return typeof id === 'string' ? id : ''
+  try {
+    const id: unknown = typeof u === 'object' && u !== null ? (u as { request_id?: unknown }).request_id : undefined
+    return typeof id === 'string' ? id : ''
+  } catch {
+    // Read again from the catch of `respondWith`: a getter that throws must not escape it.
+    return ''
+  }
 }
 
 /**

@@ -366,4 +366,15 @@ describe('respondBudgetUpdate: malformed server input (contract preamble)', () =
     const r = respondBudgetUpdate(hostile)
     expect([r.status, r.reasons]).toEqual([500, [{ rule: 'server.unexpected', detail: 'boom' }]])
   })
+
+  it('replies 500 rather than throwing when even the request id getter throws', () => {
+    const hostile = Object.defineProperty({}, 'request_id', {
+      get() {
+        throw new Error('boom')
+      },
+      enumerable: true
+    })
+    const r = respondBudgetUpdate(hostile as never)
+    expect([r.status, r.headers['X-Request-Id'], r.reasons]).toEqual([500, '', [{ rule: 'server.unexpected', detail: 'boom' }]])
+  })
 })
