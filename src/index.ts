@@ -89,7 +89,7 @@ export {
   type Operator,
   type FieldValue
 } from './paging/filter'
-export { decodeQuery, MAX_QUERY_PARAMETERS, type QueryParameter } from './paging/query'
+export { decodeQuery, encodeQuery, MAX_QUERY_PARAMETERS, type QueryParameter } from './paging/query'
 export { decodePageRequest, type PageRequest } from './paging/request'
 export { selectPage, firstK } from './paging/select'
 export { pageHeaders } from './paging/headers'
@@ -124,3 +124,4 @@ export {
 } from './banking/recipient'
 export { authorizeTransaction, type TransactionStatus } from './banking/transaction'
 export { guardRoleAssignment } from './company/roles'
+export { nameError, nameMessages, MAX_NAME_LENGTH } from './validation/name'

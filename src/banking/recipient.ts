@@ -20,7 +20,8 @@
 import { either as E } from 'fp-ts'
 import * as problem from '../reply/problem'
 import type { FieldError, Problem } from '../reply/problem'
-import { codePointLength, isJsonObject, ownValue } from '../json/value'
+import { isJsonObject, ownValue } from '../json/value'
+import { nameError, nameMessages } from '../validation/name'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -56,12 +57,12 @@ export interface RecipientContext {
  * @since 0.1.0
  */
 export const recipientMessages = {
-  blank: "can't be blank",
+  blank: nameMessages.blank,
   rut: 'is not a valid RUT',
   checkDigit: 'has a wrong check digit',
   account: 'must be 5 to 20 digits',
   bank: 'is not a known bank',
-  tooLong: 'is too long (maximum is 255 characters)',
+  tooLong: nameMessages.tooLong,
   enrolled: 'The recipient is already enrolled'
 } as const
 
@@ -145,8 +146,8 @@ export const validateBankRecipient = (input: unknown, context: RecipientContext)
   else if (!context.bank_ids.includes(bank)) reject('bank_id', recipientMessages.bank)
 
   const name = ownValue(o, 'name')
-  if (typeof name !== 'string' || name.trim() === '') reject('name', recipientMessages.blank)
-  else if (codePointLength(name) > 255) reject('name', recipientMessages.tooLong)
+  const nameProblem = nameError(name)
+  if (nameProblem !== null) reject('name', nameProblem)
 
   if (errors.length > 0 || rut?._tag !== 'Valid' || typeof bank !== 'string' || typeof name !== 'string')
     return E.left(problem.invalid('recipient.validation', errors))

@@ -22,7 +22,8 @@ import * as problem from '../reply/problem'
 import type { FieldError } from '../reply/problem'
 import { type Budget, type Cents, Cents as CentsCodec, type Mode } from './model'
 import { type Caller, hasFullBudgetRights } from './rights'
-import { hasOwn, isJsonObject } from '../json/value'
+import { jsonObjectBody } from '../http/body'
+import { hasOwn } from '../json/value'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -74,13 +75,9 @@ export const authorizeMoney = (caller: Caller, budget: Budget): Trail<Caller> =>
  * @since 0.1.0
  */
 export const decodeMoneyBody = (body: string | undefined): Trail<number> => {
-  const json = E.tryCatch(
-    () => JSON.parse(body ?? '') as unknown,
-    () => null
-  )
-  if (E.isLeft(json)) return fail(problem.badRequest('money.body', 'The body is not valid JSON'))
+  const json = jsonObjectBody('money.body', body)
+  if (E.isLeft(json)) return fail(json.left)
   const value = json.right
-  if (!isJsonObject(value)) return fail(problem.badRequest('money.body', 'The body must be a JSON object'))
   if (!hasOwn(value, 'amount_cents'))
     return fail(problem.badRequest('money.body', 'amount_cents is required'))
   const amount = value.amount_cents

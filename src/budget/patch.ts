@@ -17,7 +17,8 @@ import { either as E } from 'fp-ts'
 import * as problem from '../reply/problem'
 import type { Problem } from '../reply/problem'
 import type { UpdateField } from './model'
-import { hasOwn, isJsonObject } from '../json/value'
+import { jsonObjectBody } from '../http/body'
+import { hasOwn, isJsonObject, ownValue } from '../json/value'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -62,12 +63,6 @@ const jsonTypes: Readonly<Record<UpdateField, JsonType>> = {
 // utils
 // -------------------------------------------------------------------------------------
 
-const parseJson = (text: string): E.Either<Problem, unknown> =>
-  E.tryCatch(
-    () => JSON.parse(text) as unknown,
-    () => problem.badRequest('budget.body.type', 'The body is not valid JSON')
-  )
-
 const wrongTypes = (budget: Record<string, unknown>): ReadonlyArray<string> =>
   Object.keys(budget).flatMap((key) => {
     const type = hasOwn(jsonTypes, key) ? jsonTypes[key as UpdateField] : undefined
@@ -83,9 +78,8 @@ const wrongTypes = (budget: Record<string, unknown>): ReadonlyArray<string> =>
 export const decodeUpdateBody = (body: string | undefined): E.Either<Problem, ReadonlyArray<Sent>> => {
   if (body === undefined || body.trim() === '')
     return E.left(problem.preconditionFailed('budget.body.wrapper', 'no body'))
-  return E.chain((json: unknown): E.Either<Problem, ReadonlyArray<Sent>> => {
-    if (!isJsonObject(json)) return E.left(problem.badRequest('budget.body.type', 'The body must be a JSON object'))
-    const budget = hasOwn(json, 'budget') ? json.budget : null
+  return E.chain((json: Record<string, unknown>): E.Either<Problem, ReadonlyArray<Sent>> => {
+    const budget = ownValue(json, 'budget')
     if (budget === null || budget === undefined)
       return E.left(problem.preconditionFailed('budget.body.wrapper', 'no "budget" key in the body'))
     if (!isJsonObject(budget)) return E.left(problem.badRequest('budget.body.type', 'budget must be a JSON object'))
@@ -93,5 +87,5 @@ export const decodeUpdateBody = (body: string | undefined): E.Either<Problem, Re
     return wrong.length > 0
       ? E.left(problem.badRequest('budget.body.type', wrong.join('; ')))
       : E.right(Object.keys(budget).map((key) => ({ key, value: budget[key] })))
-  })(parseJson(body))
+  })(jsonObjectBody('budget.body.type', body))
 }

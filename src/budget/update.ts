@@ -38,7 +38,7 @@ import {
   recurrenceFields
 } from './model'
 import { type BudgetRights, type Caller, budgetRights } from './rights'
-import { codePointLength } from '../json/value'
+import { nameError, nameMessages } from '../validation/name'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -76,8 +76,8 @@ interface Changes {
  * @since 0.1.0
  */
 export const fieldMessages = {
-  blank: "can't be blank",
-  tooLong: 'is too long (maximum is 255 characters)',
+  blank: nameMessages.blank,
+  tooLong: nameMessages.tooLong,
   notInList: 'is not included in the list',
   notADate: 'is not a valid date (YYYY-MM-DD)',
   notAfter: (today: string) => `must be after ${today}`,
@@ -90,8 +90,6 @@ export const fieldMessages = {
   readOnly: 'cannot be changed'
 } as const
 
-const MAX_NAME_LENGTH = 255
-
 // -------------------------------------------------------------------------------------
 // rules
 // -------------------------------------------------------------------------------------
@@ -101,31 +99,37 @@ const changedKeys = (r: UpdateRequest): ReadonlyArray<Sent> =>
 
 const changes = (changed: ReadonlyArray<Sent>, key: string): boolean => changed.some((s) => s.key === key)
 
-const checkManagerPermission = (r: UpdateRequest, changed: ReadonlyArray<Sent>): Trail<unknown> =>
-  r.rights === 'full'
-    ? pass('budget.permission.manager', 'full budget rights', null)
-    : !changes(changed, 'manager_id')
-      ? pass('budget.permission.manager', 'manager_id not changed', null)
-      : fail(
-          problem.forbidden(
-            'budget.permission.manager',
-            'budgets/cannot_change_manager',
-            'Only an admin or a user with budgets_manage can change the manager'
-          )
-        )
+/** Rows 9 and 10: fields only full budget rights may change (a value already held is no change). */
+const onlyFullRights =
+  (
+    rule: 'budget.permission.manager' | 'budget.permission.recurrence',
+    fields: ReadonlyArray<string>,
+    error_code: string,
+    unchanged: string,
+    what: string
+  ) =>
+  (r: UpdateRequest, changed: ReadonlyArray<Sent>): Trail<unknown> =>
+    r.rights === 'full'
+      ? pass(rule, 'full budget rights', null)
+      : !fields.some((f) => changes(changed, f))
+        ? pass(rule, unchanged, null)
+        : fail(problem.forbidden(rule, error_code, `Only an admin or a user with budgets_manage can change the ${what}`))
 
-const checkRecurrencePermission = (r: UpdateRequest, changed: ReadonlyArray<Sent>): Trail<unknown> =>
-  r.rights === 'full'
-    ? pass('budget.permission.recurrence', 'full budget rights', null)
-    : !recurrenceFields.some((f) => changes(changed, f))
-      ? pass('budget.permission.recurrence', 'recurrence not changed', null)
-      : fail(
-          problem.forbidden(
-            'budget.permission.recurrence',
-            'budgets/cannot_change_recurrence',
-            'Only an admin or a user with budgets_manage can change the recurrence'
-          )
-        )
+const checkManagerPermission = onlyFullRights(
+  'budget.permission.manager',
+  ['manager_id'],
+  'budgets/cannot_change_manager',
+  'manager_id not changed',
+  'manager'
+)
+
+const checkRecurrencePermission = onlyFullRights(
+  'budget.permission.recurrence',
+  recurrenceFields,
+  'budgets/cannot_change_recurrence',
+  'recurrence not changed',
+  'recurrence'
+)
 
 const checkNotClosed = (r: UpdateRequest): Trail<unknown> =>
   r.budget.status === 'closed'
@@ -164,10 +168,11 @@ const validate = (r: UpdateRequest, changed: ReadonlyArray<Sent>): Trail<Changes
 
   for (const { key, value } of changed) {
     switch (key) {
-      case 'name':
-        if (typeof value !== 'string' || value.trim() === '') reject(key, fieldMessages.blank)
-        else if (codePointLength(value) > MAX_NAME_LENGTH) reject(key, fieldMessages.tooLong)
+      case 'name': {
+        const error = nameError(value)
+        if (error !== null) reject(key, error)
         break
+      }
       case 'description':
         break
       case 'access':
@@ -202,8 +207,9 @@ const validate = (r: UpdateRequest, changed: ReadonlyArray<Sent>): Trail<Changes
     }
   }
   // Turning recurrence on needs an amount per period, sent or already held.
-  const base = sent.has('base_amount_cents') ? sent.get('base_amount_cents') : b.base_amount_cents
-  if (unit !== null && unit !== undefined && b.recurrence_unit === null && base === null && !sent.has('base_amount_cents'))
+  const baseSent = sent.has('base_amount_cents')
+  const base = baseSent ? sent.get('base_amount_cents') : b.base_amount_cents
+  if (unit !== null && unit !== undefined && b.recurrence_unit === null && !baseSent && base === null)
     reject('base_amount_cents', fieldMessages.baseRequired)
 
   if (errors.size > 0) {

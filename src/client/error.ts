@@ -18,6 +18,7 @@
  * @since 0.1.0
  */
 import { parseHttpDate } from '../http/date'
+import { headerOf } from '../http/request'
 import { hasOwn, isJsonObject, ownValue } from '../json/value'
 
 // -------------------------------------------------------------------------------------
@@ -97,28 +98,12 @@ export const kindOf = (status: number): ProblemKind =>
   hasOwn(KINDS, String(status)) ? (KINDS[status] ?? 'unexpected') : 'unexpected'
 
 /**
- * The value of header `name` in any case; repeated values that disagree count as absent.
+ * The value of header `name` in any case, trimmed; repeated values that disagree count as absent.
  *
  * @category utils
  * @since 0.1.0
  */
-export const anyHeader = (headers: unknown, name: string): string | undefined => {
-  if (!isJsonObject(headers)) return undefined
-  const wanted = name.toLowerCase()
-  let found: string | undefined
-  for (const key of Object.keys(headers)) {
-    if (key.toLowerCase() !== wanted) continue
-    const raw: unknown = headers[key]
-    const values: ReadonlyArray<unknown> = Array.isArray(raw) ? raw : [raw]
-    for (const v of values) {
-      if (typeof v !== 'string') continue
-      const value = v.trim()
-      if (found !== undefined && found !== value) return undefined
-      found = value
-    }
-  }
-  return found
-}
+export const anyHeader = (headers: unknown, name: string): string | undefined => headerOf(headers, name, (v) => v.trim())
 
 /** The JSON object of a body, or `null`: only text that opens like an object is parsed. */
 const bodyObject = (body: unknown): Record<string, unknown> | null => {

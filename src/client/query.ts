@@ -18,6 +18,7 @@
  */
 import type { Endpoint } from '../paging/endpoint'
 import type { Operator } from '../paging/filter'
+import { encodeQuery, type QueryParameter } from '../paging/query'
 import { type Order, type PageWindow, spellOrder } from '../paging/window'
 
 // -------------------------------------------------------------------------------------
@@ -51,10 +52,10 @@ export interface QuerySpec {
 // utils
 // -------------------------------------------------------------------------------------
 
-const pair = (key: string, value: string): string => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`
-
-const filterPair = (f: FilterSpec): string =>
-  pair(f.op === '$eq' ? f.field : `${f.field}[${f.op}]`, Array.isArray(f.value) ? JSON.stringify(f.value) : String(f.value))
+const filterParameter = (f: FilterSpec): QueryParameter => [
+  f.op === '$eq' ? f.field : `${f.field}[${f.op}]`,
+  Array.isArray(f.value) ? JSON.stringify(f.value) : String(f.value)
+]
 
 /**
  * The query string (without `?`) of `spec` for `endpoint`; parameters left out take the
@@ -64,12 +65,17 @@ const filterPair = (f: FilterSpec): string =>
  * @since 0.1.0
  */
 export const buildQuery = (endpoint: Endpoint, spec: QuerySpec): string =>
-  [
-    ...(spec.window === undefined ? [] : [pair('_start', String(spec.window.start)), pair('_end', String(spec.window.end))]),
-    ...(spec.order === undefined ? [] : [pair('_order', spellOrder(endpoint, spec.order))]),
-    ...(spec.field === undefined ? [] : [pair('_field', spec.field)]),
-    ...(spec.filters ?? []).map(filterPair)
-  ].join('&')
+  encodeQuery([
+    ...(spec.window === undefined
+      ? []
+      : ([
+          ['_start', String(spec.window.start)],
+          ['_end', String(spec.window.end)]
+        ] as const)),
+    ...(spec.order === undefined ? [] : ([['_order', spellOrder(endpoint, spec.order)]] as const)),
+    ...(spec.field === undefined ? [] : ([['_field', spec.field]] as const)),
+    ...(spec.filters ?? []).map(filterParameter)
+  ])
 
 // -------------------------------------------------------------------------------------
 // live feed

@@ -97,12 +97,7 @@ export const scopedBudget = (c: t.TypeOf<typeof BudgetContext>) =>
  * @since 0.1.0
  */
 export const settleBudget = (requestId: string, trail: Trail<Budget>): BudgetReply =>
-  settle(
-    requestId,
-    trail,
-    (budget) => budget,
-    (budget) => ({ budget })
-  )
+  settle(requestId, trail, (budget) => ({ body: budget, extra: { budget } }))
 
 /**
  * A budget facade: the context decoded (500 when malformed), the budget found in scope and

@@ -60,8 +60,8 @@ export const respondWith =
   }
 
 /**
- * The reply of a finished decision: 200 with `body(value)` and `extra(value)` added to the
- * reply, or the problem's reply.
+ * The reply of a finished decision: the problem's reply, or a 200 with the body, headers and
+ * extra fields (the budget to persist) that `ok` makes of the value reached.
  *
  * @category utils
  * @since 0.1.0
@@ -69,9 +69,13 @@ export const respondWith =
 export const settle = <A, X extends object>(
   requestId: string,
   trail: Trail<A>,
-  body: (a: A) => unknown,
-  extra: (a: A) => X
-): Reply | (Reply & X) =>
-  E.isLeft(trail.result)
-    ? problemReply(requestId, trail.reasons)(trail.result.left)
-    : { ...reply(200, requestId, trail.reasons, body(trail.result.right)), ...extra(trail.result.right) }
+  ok: (a: A) => {
+    readonly body: unknown
+    readonly headers?: Readonly<Record<string, string>>
+    readonly extra?: X
+  }
+): Reply | (Reply & X) => {
+  if (E.isLeft(trail.result)) return problemReply(requestId, trail.reasons)(trail.result.left)
+  const { body, headers, extra } = ok(trail.result.right)
+  return { ...reply(200, requestId, trail.reasons, body, headers), ...extra }
+}

@@ -23,9 +23,10 @@ import type { Endpoint } from '../paging/endpoint'
 import { pageHeaders } from '../paging/headers'
 import { decodePageRequest, type PageRequest } from '../paging/request'
 import { selectPage } from '../paging/select'
-import type { PageWindow } from '../paging/window'
-import { problemReply, reply, type Reply } from '../reply/reply'
-import { respondWith } from './context'
+import { encodeQuery } from '../paging/query'
+import { type PageWindow, spellOrder } from '../paging/window'
+import type { Reply } from '../reply/reply'
+import { respondWith, settle } from './context'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -80,19 +81,15 @@ export interface IndexContext {
 // cursors
 // -------------------------------------------------------------------------------------
 
-const encodePair = ([key, value]: readonly [string, string]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`
-
 /** A query string for another window, keeping the order, field and filters of this one. */
 const cursorQuery = (request: PageRequest, endpoint: Endpoint, window: PageWindow): string =>
-  [
+  encodeQuery([
     ['_start', String(window.start)],
     ['_end', String(window.end)],
-    ['_order', endpoint.orderCase === 'upper' ? request.sort.order.toUpperCase() : request.sort.order],
+    ['_order', spellOrder(endpoint, request.sort.order)],
     ['_field', request.sort.field],
     ...request.filterParameters
-  ]
-    .map((p) => encodePair(p as readonly [string, string]))
-    .join('&')
+  ])
 
 /**
  * The `{data, cursors}` body of GET /v1/companies (ADR 0042): each cursor is the query string
@@ -149,7 +146,5 @@ export const respondIndex: (context: IndexContext) => Reply = /*#__PURE__*/ resp
       )
     )
   )
-  return E.isLeft(trail.result)
-    ? problemReply(c.request_id, trail.reasons)(trail.result.left)
-    : reply(200, c.request_id, trail.reasons, trail.result.right.body, trail.result.right.headers)
+  return settle(c.request_id, trail, (page) => page)
 })

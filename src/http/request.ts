@@ -9,6 +9,7 @@
  * @since 0.1.0
  */
 import * as t from 'io-ts'
+import { isJsonObject } from '../json/value'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -44,20 +45,26 @@ export type Headers = Request['headers']
 
 /**
  * The value of header `name`, whatever the case of its spelling; `undefined` when it is
- * absent, or when two spellings disagree (a request cannot mean both).
+ * absent, or when two spellings or repeated values disagree (a message cannot mean both).
+ * Values may be strings or lists of strings (repeated headers); anything else is passed over.
+ * `normalise` is applied to each value before they are compared (clients trim them).
  *
  * @category utils
  * @since 0.1.0
  */
-export const headerOf = (headers: Headers, name: string): string | undefined => {
+export const headerOf = (headers: unknown, name: string, normalise: (value: string) => string = (v) => v): string | undefined => {
+  if (!isJsonObject(headers)) return undefined
   const wanted = name.toLowerCase()
   let found: string | undefined
   for (const key of Object.keys(headers)) {
     if (key.toLowerCase() !== wanted) continue
-    const value = headers[key]
-    if (value === undefined) continue
-    if (found !== undefined && found !== value) return undefined
-    found = value
+    const raw = headers[key]
+    for (const v of Array.isArray(raw) ? (raw as ReadonlyArray<unknown>) : [raw]) {
+      if (typeof v !== 'string') continue
+      const value = normalise(v)
+      if (found !== undefined && found !== value) return undefined
+      found = value
+    }
   }
   return found
 }

@@ -35,6 +35,19 @@ const decodeComponent = (s: string): string | null => {
 }
 
 /**
+ * The query string of `parameters`, each key and value percent-encoded: the inverse of
+ * {@link decodeQuery}, `decodeQuery(encodeQuery(ps)) = right(ps)` for keys that are distinct.
+ *
+ * @example
+ * encodeQuery([['_start', '0'], ['amount[$gte]', '10']]) //=> '_start=0&amount%5B%24gte%5D=10'
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const encodeQuery = (parameters: ReadonlyArray<QueryParameter>): string =>
+  parameters.map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`).join('&')
+
+/**
  * The parameters of `query` in order, or the 400 problem of a malformed one. Empty segments
  * (`a=1&&b=2`) are skipped; a segment without `=` has the value `""`.
  *

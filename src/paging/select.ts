@@ -21,6 +21,9 @@ import { isJsonObject, ownValue } from '../json/value'
 // utils
 // -------------------------------------------------------------------------------------
 
+/** A heap pays off only when the window ends early in the matches; else one sort is cheaper. */
+const prefersFullSort = (k: number, n: number): boolean => k * 8 >= n
+
 /**
  * The `k` smallest of the items offered to it, by `cmp`: a max-heap of at most `k` items, so
  * that an item no smaller than the largest kept is turned away without being stored.
@@ -68,7 +71,7 @@ const boundedHeap = <T>(k: number, cmp: (a: T, b: T) => number) => {
  */
 export const firstK = <T>(items: ReadonlyArray<T>, k: number, cmp: (a: T, b: T) => number): Array<T> => {
   if (k <= 0) return []
-  if (k * 8 >= items.length) return [...items].sort(cmp).slice(0, k)
+  if (prefersFullSort(k, items.length)) return [...items].sort(cmp).slice(0, k)
   const heap = boundedHeap(k, cmp)
   for (const item of items) heap.offer(item)
   return heap.sorted()
@@ -103,7 +106,7 @@ export const selectPage = (
   const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
   const cmp = (a: Row, b: Row): number => direction * (byKey(a.key, b.key) || byId(a.id, b.id))
   // A small window streams through a bounded heap; a large one keeps every match and sorts.
-  const streaming = window.end * 8 < records.length
+  const streaming = !prefersFullSort(window.end, records.length)
   const heap = boundedHeap(window.end, cmp)
   const rows: Array<Row> = []
   const predicates = filters.map((f) => ({ f, holds: compileFilter(f) }))

@@ -1,0 +1,28 @@
+/**
+ * A request body that must be a JSON object: the 400 of text that is not JSON, or of JSON that
+ * is not an object, with the message every endpoint uses for it.
+ *
+ * @example
+ * jsonObjectBody('money.body', '[1]') //=> left(badRequest('money.body', 'The body must be a JSON object'))
+ *
+ * @since 0.1.0
+ */
+import { either as E } from 'fp-ts'
+import type { RuleId } from '../decision/rules'
+import { isJsonObject } from '../json/value'
+import * as problem from '../reply/problem'
+import type { Problem } from '../reply/problem'
+
+/**
+ * @category utils
+ * @since 0.1.0
+ */
+export const jsonObjectBody = (rule: RuleId, body: string | undefined): E.Either<Problem, Record<string, unknown>> => {
+  let json: unknown
+  try {
+    json = JSON.parse(body ?? '')
+  } catch {
+    return E.left(problem.badRequest(rule, 'The body is not valid JSON'))
+  }
+  return isJsonObject(json) ? E.right(json) : E.left(problem.badRequest(rule, 'The body must be a JSON object'))
+}
