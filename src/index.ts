@@ -19,9 +19,9 @@ export {
   type MoneyOperation
 } from './budget/money'
 export { permittedUpdateFields, hasFullBudgetRights, budgetRights, type Caller, type Role, type BudgetRights } from './budget/rights'
-export { advanceBudget, upcomingPeriods, scheduleOf, type UpcomingPeriod } from './budget/advance'
+export { advanceBudget, upcomingPeriods, scheduleOf, MAX_UPCOMING_PERIODS, type UpcomingPeriod } from './budget/advance'
+export { Budget } from './budget/stored'
 export {
-  Budget,
   Cents,
   Every,
   budgetFields,

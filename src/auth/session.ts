@@ -17,12 +17,12 @@
  * @since 0.1.0
  */
 import * as t from 'io-ts'
-import type { Budget } from '../budget/model'
 import { type Caller, Role } from '../budget/rights'
 import { chain, fail, pass, type Trail } from '../decision/trail'
 import { headerOf, type Request } from '../http/request'
 import * as problem from '../reply/problem'
 import { hasOwn } from '../json/value'
+import { describeValue } from '../json/describe'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -122,15 +122,20 @@ export const authenticate = (request: Request, session: Session): Trail<Scope> =
   })(identify(request, session))
 
 /**
- * Row 5: the budget the path names exists in the caller's company. A budget of another
- * company gets the very reply of a budget that does not exist.
+ * Row 5: the budget the path names exists in the caller's company. Only `company_id` is read:
+ * a budget of another company gets the very reply of a budget that does not exist, whatever
+ * else it holds, malformed or not (R-17).
  *
  * @category rules
  * @since 0.1.0
  */
-export const budgetInScope = (scope: Scope, budget: Budget | null): Trail<Budget> =>
-  budget === null
-    ? fail(problem.notFound('budget.scope', 'no budget with that id'))
-    : budget.company_id !== scope.company_id
-      ? fail(problem.notFound('budget.scope', `budget ${budget.id} belongs to another company`))
-      : pass('budget.scope', `budget ${budget.id}`, budget)
+export const budgetInScope = <B extends { readonly id: unknown; readonly company_id: unknown }>(
+  scope: Scope,
+  budget: B | null
+): Trail<B> => {
+  if (budget === null) return fail(problem.notFound('budget.scope', 'no budget with that id'))
+  const id = typeof budget.id === 'string' ? budget.id : describeValue(budget.id)
+  return budget.company_id !== scope.company_id
+    ? fail(problem.notFound('budget.scope', `budget ${id} belongs to another company`))
+    : pass('budget.scope', `budget ${id}`, budget)
+}

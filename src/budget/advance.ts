@@ -19,9 +19,11 @@
  *
  * @since 0.1.0
  */
-import type { CalendarDate } from '../calendar/date'
-import { boundaryOf, indexAt, periodAt, type Schedule } from '../recurrence/schedule'
+import { type CalendarDate, isCalendarDate } from '../calendar/date'
+import { describeValue, typeError } from '../json/describe'
+import { boundary, index, period as periodOf, type Schedule } from '../recurrence/schedule'
 import type { Budget, Cents } from './model'
+import { readBudget } from './stored'
 
 // -------------------------------------------------------------------------------------
 // utils
@@ -34,15 +36,26 @@ import type { Budget, Cents } from './model'
  * @since 0.1.0
  */
 export const scheduleOf = (b: Budget): Schedule | null =>
-  b.recurrence_unit === null || b.recurrence_starts_on === null
+  b.recurrence_unit === null || b.recurrence_every === null || b.recurrence_starts_on === null
     ? null
-    : { anchor: b.recurrence_starts_on, unit: b.recurrence_unit, every: b.recurrence_every ?? 1 }
+    : { anchor: b.recurrence_starts_on, unit: b.recurrence_unit, every: b.recurrence_every }
+
+/**
+ * The budget and date a typed function was given, checked (R-17, R-19): a `TypeError` naming
+ * what is wrong, never a garbage date or a loop further on.
+ */
+const checked = (fn: string, budget: Budget, today: CalendarDate): Budget => {
+  const read = readBudget(budget)
+  if (read._tag === 'Left') throw new TypeError(`${fn}: the budget is malformed: ${read.left.join('; ')}`)
+  if (!isCalendarDate(today)) throw typeError(fn, 'today', today, 'a date (YYYY-MM-DD)')
+  return read.right
+}
 
 const rollPeriods = (b: Budget, today: CalendarDate): Budget => {
   if (b.period_ends_on === null || today < b.period_ends_on) return b
   const schedule = scheduleOf(b)
   // Renewals stopped: no new period starts, and the last one stays open-ended with its amount.
-  const period = schedule === null ? null : periodAt(schedule, today)
+  const period = schedule === null ? null : periodOf(schedule, today)
   return period === null
     ? { ...b, period_ends_on: null }
     : {
@@ -53,19 +66,23 @@ const rollPeriods = (b: Budget, today: CalendarDate): Budget => {
       }
 }
 
-/**
- * The budget as of `today`.
- *
- * @category utils
- * @since 0.1.0
- */
-export const advanceBudget = (budget: Budget, today: CalendarDate): Budget => {
+/** {@link advanceBudget} of a budget already checked. */
+export const advance = (budget: Budget, today: CalendarDate): Budget => {
   if (budget.status === 'closed') return budget
   const rolled = rollPeriods(budget, today)
   return rolled.status === 'open' && rolled.ends_on !== null && today >= rolled.ends_on
     ? { ...rolled, status: 'closing' }
     : rolled
 }
+
+/**
+ * The budget as of `today`, as a fresh plain object. A budget that is not consistent (R-17) or
+ * a `today` that is not a date is a `TypeError` (R-19).
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const advanceBudget = (budget: Budget, today: CalendarDate): Budget => advance(checked('advanceBudget', budget, today), today)
 
 /**
  * A period after the one in progress, with the amount it will start with.
@@ -80,9 +97,19 @@ export interface UpcomingPeriod {
 }
 
 /**
+ * The most periods {@link upcomingPeriods} returns, whatever `n` asks for (R-19).
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const MAX_UPCOMING_PERIODS = 1000
+
+/**
  * The `n` periods after the one in progress on `today`, given the settings the budget holds
  * now: the preview a UI shows after a change. Fewer when renewals stop (recurrence off, or the
- * end of the calendar), none for a closed budget or an open-ended period; `n` below 1 gives none.
+ * end of the calendar), none for a closed budget or an open-ended period; `n` below 1 gives none,
+ * `Infinity` all, and never more than {@link MAX_UPCOMING_PERIODS}. An `n` that is not a whole
+ * number or `Infinity`, a malformed budget or a `today` that is not a date is a `TypeError`.
  *
  * Law: each period `p` returned is the period in progress of `advanceBudget(budget, p.starts_on)`,
  * with `p.amount_cents` its amount.
@@ -97,15 +124,18 @@ export interface UpcomingPeriod {
  * @since 0.1.0
  */
 export const upcomingPeriods = (budget: Budget, today: CalendarDate, n: number): ReadonlyArray<UpcomingPeriod> => {
-  const b = advanceBudget(budget, today)
+  if (!(Number.isInteger(n) || n === Number.POSITIVE_INFINITY || n === Number.NEGATIVE_INFINITY))
+    throw new TypeError(`upcomingPeriods: n is ${describeValue(n)}, not a whole number or Infinity`)
+  const b = advance(checked('upcomingPeriods', budget, today), today)
   const schedule = scheduleOf(b)
   if (b.status === 'closed' || b.period_ends_on === null || schedule === null) return []
   const periods: Array<UpcomingPeriod> = []
-  const first = indexAt(schedule, b.period_ends_on)
-  for (let k = first; periods.length < n; k++) {
-    const starts_on = boundaryOf(schedule, k)
+  const count = Math.min(n, MAX_UPCOMING_PERIODS)
+  const first = index(schedule, b.period_ends_on)
+  for (let k = first; periods.length < count; k++) {
+    const starts_on = boundary(schedule, k)
     if (starts_on === null) break
-    const ends_on = boundaryOf(schedule, k + 1)
+    const ends_on = boundary(schedule, k + 1)
     periods.push({ starts_on, ends_on, amount_cents: b.base_amount_cents })
     if (ends_on === null) break
   }

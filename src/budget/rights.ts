@@ -13,6 +13,7 @@
  * @since 0.1.0
  */
 import * as t from 'io-ts'
+import { typeError } from '../json/describe'
 import type { Budget, UpdateField } from './model'
 import { updateFields } from './model'
 
@@ -81,9 +82,12 @@ export const budgetRights = (caller: Caller, budget: Pick<Budget, 'manager_id' |
       ? 'manager'
       : 'none'
 
+const isNullableString = (u: unknown): boolean => u === null || typeof u === 'string'
+
 /**
  * The update fields this caller may change on this budget, in the spec's order; none on a
- * closed budget, which takes no update.
+ * closed budget, which takes no update. A new array each call (R-18). A caller or budget
+ * outside its type is a `TypeError` (R-19).
  *
  * @category utils
  * @since 0.1.0
@@ -91,13 +95,25 @@ export const budgetRights = (caller: Caller, budget: Pick<Budget, 'manager_id' |
 export const permittedUpdateFields = (
   caller: Caller,
   budget: Pick<Budget, 'manager_id' | 'co_manager_id' | 'status'>
-): ReadonlyArray<UpdateField> => {
-  if (budget.status === 'closed') return []
-  switch (budgetRights(caller, budget)) {
+): Array<UpdateField> => {
+  const fn = 'permittedUpdateFields'
+  const { user_id, role, permissions } = caller
+  if (typeof user_id !== 'string') throw typeError(fn, 'caller.user_id', user_id, 'a string')
+  if (!Role.is(role)) throw typeError(fn, 'caller.role', role, 'owner, admin or member')
+  if (!Array.isArray(permissions) || !permissions.every((p) => typeof p === 'string'))
+    throw typeError(fn, 'caller.permissions', permissions, 'an array of strings')
+  const { manager_id, co_manager_id } = budget
+  const status: unknown = budget.status
+  if (!isNullableString(manager_id)) throw typeError(fn, 'budget.manager_id', manager_id, 'a string or null')
+  if (!isNullableString(co_manager_id)) throw typeError(fn, 'budget.co_manager_id', co_manager_id, 'a string or null')
+  if (status !== 'open' && status !== 'closing' && status !== 'closed')
+    throw typeError(fn, 'budget.status', status, 'open, closing or closed')
+  if (status === 'closed') return []
+  switch (budgetRights({ user_id, role, permissions }, { manager_id, co_manager_id })) {
     case 'full':
-      return updateFields
+      return [...updateFields]
     case 'manager':
-      return MANAGER_FIELDS
+      return [...MANAGER_FIELDS]
     case 'none':
       return []
   }

@@ -16,6 +16,7 @@
  *
  * @since 0.1.0
  */
+import { compareInstants, parseInstant } from '../calendar/instant'
 import type { Endpoint } from '../paging/endpoint'
 import type { Operator } from '../paging/filter'
 import { encodeQuery, type QueryParameter } from '../paging/query'
@@ -119,18 +120,44 @@ export const liveFeedQuery = (endpoint: Endpoint, cursor: LiveCursor, size: numb
     filters: cursor.after === null ? [] : [{ field: 'created_at', op: '$gte', value: cursor.after }]
   })
 
+/** Whether two `created_at` values name one moment: as instants when both are, else as text. */
+const sameMoment = (a: unknown, b: unknown): boolean => {
+  if (typeof a !== 'string' || typeof b !== 'string') return false
+  if (a === b) return true
+  const x = parseInstant(a)
+  const y = parseInstant(b)
+  return x !== null && y !== null && compareInstants(x, y) === 0
+}
+
 /**
  * The cursor after a page of the live feed, taken from its last record (records are
- * `{ created_at }` objects as the endpoint returns them, oldest first).
+ * `{ created_at }` objects as the endpoint returns them, oldest first). Instants are compared as
+ * moments, as the endpoint compares them (R-46): `...10:00:00Z`, `...10:00:00.000Z` and
+ * `...07:00:00-03:00` are one. Never throws: a page it cannot read leaves the cursor as it was.
+ *
+ * Law: walking a collection with `liveFeedQuery` and `nextLiveCursor`, any page size from 1,
+ * sees every record exactly once and ends on an empty page.
+ *
+ * @example
+ * nextLiveCursor(liveFeedStart, [{ created_at: '2026-11-22T10:00:00Z' }, { created_at: '2026-11-22T07:00:00-03:00' }])
+ * //=> { after: '2026-11-22T07:00:00-03:00', seen_at_after: 2 }
  *
  * @category client
  * @since 0.1.0
  */
 export const nextLiveCursor = (cursor: LiveCursor, page: ReadonlyArray<{ readonly created_at: string }>): LiveCursor => {
-  const last = page.at(-1)
-  if (last === undefined) return cursor
-  let sameAsLast = 0
-  for (let i = page.length - 1; i >= 0 && page[i]?.created_at === last.created_at; i--) sameAsLast++
-  const whole = sameAsLast === page.length && last.created_at === cursor.after
-  return { after: last.created_at, seen_at_after: whole ? cursor.seen_at_after + sameAsLast : sameAsLast }
+  try {
+    if (!Array.isArray(page) || page.length === 0) return cursor
+    const times: Array<unknown> = page.map((record: unknown) =>
+      typeof record === 'object' && record !== null ? (record as { readonly created_at?: unknown }).created_at : undefined
+    )
+    const last = times[times.length - 1]
+    if (typeof last !== 'string') return cursor
+    let sameAsLast = 0
+    for (let i = times.length - 1; i >= 0 && sameMoment(times[i], last); i--) sameAsLast++
+    const whole = sameAsLast === times.length && sameMoment(last, cursor.after)
+    return { after: last, seen_at_after: whole ? cursor.seen_at_after + sameAsLast : sameAsLast }
+  } catch {
+    return cursor
+  }
 }

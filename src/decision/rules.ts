@@ -70,6 +70,12 @@ export const rules = {
     refuses: [404],
     decision: '0004-authentication-order.md'
   },
+  'budget.stored': {
+    summary: 'The stored budget is consistent (modes and balance, recurrence fields, period dates); nothing is repaired.',
+    source: 'contract 11, R-17',
+    refuses: [500],
+    decision: '0017-stored-budget.md'
+  },
   'budget.advance': {
     summary: 'The budget is brought to `today` (period roll-overs, open to closing) before anything is compared.',
     source: 'contract 5, 6',

@@ -5,14 +5,16 @@
  *
  * @since 0.1.0
  */
-import { function as fn } from 'fp-ts'
+import { either as E, function as fn } from 'fp-ts'
 import * as t from 'io-ts'
 import { authenticate, budgetInScope, Session } from '../auth/session'
-import { advanceBudget } from '../budget/advance'
-import { Budget } from '../budget/model'
+import { advance } from '../budget/advance'
+import type { Budget, BudgetJson } from '../budget/model'
+import { type BudgetRow, checkRow, readRow } from '../budget/stored'
 import { CalendarDate } from '../calendar/date'
-import { bind, chain, map, pass, type Trail } from '../decision/trail'
+import { bind, chain, fail, map, pass, type Trail } from '../decision/trail'
 import { Request } from '../http/request'
+import * as problem from '../reply/problem'
 import type { Reply } from '../reply/reply'
 import { respondWith, settle } from './context'
 
@@ -20,7 +22,18 @@ import { respondWith, settle } from './context'
 // model
 // -------------------------------------------------------------------------------------
 
+/** Any object: the budget is read field by field later, after the scope check (R-17, R-18). */
+const StoredObject = new t.Type<object>(
+  'object',
+  (u): u is object => (typeof u === 'object' || typeof u === 'function') && u !== null,
+  (u, c) => ((typeof u === 'object' || typeof u === 'function') && u !== null ? t.success(u) : t.failure(u, c)),
+  (o) => o
+)
+
 /**
+ * The check of what a server hands a budget facade; the budget itself is only required to be
+ * an object or null here, and is read and checked once it is known to be in scope.
+ *
  * @category codecs
  * @since 0.1.0
  */
@@ -29,7 +42,7 @@ export const BudgetContext = /*#__PURE__*/ t.intersection(
     t.type({
       request: Request,
       session: Session,
-      budget: t.union([t.null, Budget]),
+      budget: t.union([t.null, StoredObject]),
       today: CalendarDate,
       request_id: t.string
     }),
@@ -39,12 +52,20 @@ export const BudgetContext = /*#__PURE__*/ t.intersection(
 )
 
 /**
- * What the server hands a budget facade, as plain JSON-shaped data.
+ * What the server hands a budget facade. `budget` may be a plain object, a class instance or
+ * an ORM row: its fields are read by property access (R-18).
  *
  * @category model
  * @since 0.1.0
  */
-export type BudgetContext = t.OutputOf<typeof BudgetContext>
+export interface BudgetContext {
+  readonly request: t.OutputOf<typeof Request>
+  readonly session: t.OutputOf<typeof Session>
+  readonly budget: Readonly<BudgetJson> | null
+  readonly today: string
+  readonly request_id: string
+  readonly company_member_ids?: ReadonlyArray<string>
+}
 
 /**
  * A reply that carries, on a 200, the budget to persist.
@@ -70,34 +91,51 @@ const describeAdvance = (before: Budget, after: Budget): string => {
   return parts.join('; ')
 }
 
+/** The budget of a row in scope, or the 500 of a malformed one (R-17): nothing is repaired. */
+const storedBudget = (row: BudgetRow): Trail<Budget> => {
+  const checked = checkRow(row)
+  return E.isLeft(checked)
+    ? fail(problem.internalError('budget.stored', `malformed stored budget: ${checked.left.join('; ')}`))
+    : pass('budget.stored', 'the stored budget is consistent', checked.right)
+}
+
 /**
- * The budget of the path, in the caller's company, brought to `today` (rows 1-5 and the roll).
+ * The budget of the path, in the caller's company, checked and brought to `today` (rows 1-5,
+ * R-17, then the roll). Its fields are read once, before anything else, so that a getter is
+ * never run twice; a `company_id` that cannot be read is a 500, as no scope can be decided.
  *
  * @category rules
  * @since 0.1.0
  */
-export const scopedBudget = (c: t.TypeOf<typeof BudgetContext>) =>
-  fn.pipe(
+export const scopedBudget = (c: t.TypeOf<typeof BudgetContext>) => {
+  const row = c.budget === null ? null : readRow(c.budget)
+  return fn.pipe(
     authenticate(c.request, c.session),
     map((scope) => ({ scope })),
     bind('budget', ({ scope }) =>
-      chain((found: Budget): Trail<Budget> => {
-        const advanced = advanceBudget(found, c.today)
-        return pass('budget.advance', describeAdvance(found, advanced), advanced)
-      })(budgetInScope(scope, c.budget))
+      row !== null && row.unreadable.includes('company_id')
+        ? fail(problem.internalError('budget.stored', 'malformed stored budget: company_id could not be read'))
+        : fn.pipe(
+            budgetInScope(scope, row === null ? null : row.values),
+            chain(() => storedBudget(row as BudgetRow)),
+            chain((found: Budget): Trail<Budget> => {
+              const advanced = advance(found, c.today)
+              return pass('budget.advance', describeAdvance(found, advanced), advanced)
+            })
+          )
     )
   )
-
+}
 
 /**
- * The reply of a budget decision: on a 200 the budget is both the body and the `budget` to
- * persist.
+ * The reply of a budget decision: on a 200 the budget is the body and, as an object of its
+ * own, the `budget` to persist.
  *
  * @category utils
  * @since 0.1.0
  */
 export const settleBudget = (requestId: string, trail: Trail<Budget>): BudgetReply =>
-  settle(requestId, trail, (budget) => ({ body: budget, extra: { budget } }))
+  settle(requestId, trail, (budget) => ({ body: { ...budget }, extra: { budget } }))
 
 /**
  * A budget facade: the context decoded (500 when malformed), the budget found in scope and

@@ -26,6 +26,13 @@ export const MAX_QUERY_PARAMETERS = 100
  */
 export type QueryParameter = readonly [key: string, value: string]
 
+/** A UTF-16 surrogate without its other half: no character, and not encodable as UTF-8. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
+
+/** `s` with each lone surrogate written as U+FFFD, as `URLSearchParams` writes it. */
+const wellFormed = (s: string): string => s.replace(LONE_SURROGATE, '\uFFFD')
+
+/** A component decoded, or `null` when an escape is malformed. */
 const decodeComponent = (s: string): string | null => {
   try {
     return decodeURIComponent(s.replace(/\+/g, ' '))
@@ -36,7 +43,8 @@ const decodeComponent = (s: string): string | null => {
 
 /**
  * The query string of `parameters`, each key and value percent-encoded: the inverse of
- * {@link decodeQuery}, `decodeQuery(encodeQuery(ps)) = right(ps)` for keys that are distinct.
+ * {@link decodeQuery}, `decodeQuery(encodeQuery(ps)) = right(ps)` for keys that are distinct and
+ * text without lone surrogates. It never throws: a lone surrogate is written as U+FFFD (R-47).
  *
  * @example
  * encodeQuery([['_start', '0'], ['amount[$gte]', '10']]) //=> '_start=0&amount%5B%24gte%5D=10'
@@ -45,11 +53,12 @@ const decodeComponent = (s: string): string | null => {
  * @since 0.1.0
  */
 export const encodeQuery = (parameters: ReadonlyArray<QueryParameter>): string =>
-  parameters.map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`).join('&')
+  parameters.map(([key, value]) => `${encodeURIComponent(wellFormed(key))}=${encodeURIComponent(wellFormed(value))}`).join('&')
 
 /**
- * The parameters of `query` in order, or the 400 problem of a malformed one. Empty segments
- * (`a=1&&b=2`) are skipped; a segment without `=` has the value `""`.
+ * The parameters of `query` in order, or the 400 problem of a malformed one (a bad `%` escape,
+ * a lone surrogate, a repeated key, more than 100 parameters). Empty segments (`a=1&&b=2`) are
+ * skipped; a segment without `=` has the value `""`.
  *
  * @category utils
  * @since 0.1.0
@@ -68,6 +77,9 @@ export const decodeQuery = (query: string): E.Either<Problem, ReadonlyArray<Quer
     const value = decodeComponent(eq < 0 ? '' : segment.slice(eq + 1))
     if (key === null || value === null)
       return E.left(problem.badRequest('page.query', 'The query has a malformed % escape'))
+    // A literal lone surrogate passes decodeURIComponent but can be neither compared nor encoded.
+    if (wellFormed(key) !== key || wellFormed(value) !== value)
+      return E.left(problem.badRequest('page.query', 'The query holds a lone surrogate'))
     if (seen.has(key)) return E.left(problem.badRequest('page.query', `The parameter ${key} is repeated`))
     seen.add(key)
     parameters.push([key, value])

@@ -3,8 +3,9 @@
  * (the sort field, then `id`, in the same direction), found without sorting the whole
  * collection when the window is small (top-k selection with a bounded heap).
  *
- * Laws, for every collection with unique ids:
- * - `firstK(items, k, cmp)` equals `[...items].sort(cmp).slice(0, k)`;
+ * Laws, for every collection (ids need not be unique: equal sort keys and ids are ordered by
+ * position, R-47):
+ * - `firstK(items, k, cmp)` equals `[...items].sort(cmp).slice(0, k)` for a total order `cmp`;
  * - the pages of consecutive windows partition the filtered collection.
  *
  * @since 0.1.0
@@ -15,7 +16,6 @@ import type { Problem } from '../reply/problem'
 import { type Endpoint, fieldOf } from './endpoint'
 import { compareValues, compileFilter, type FieldValue, type Filter, fieldValue } from './filter'
 import type { PageWindow, Sort } from './window'
-import { isJsonObject, ownValue } from '../json/value'
 
 // -------------------------------------------------------------------------------------
 // utils
@@ -81,6 +81,8 @@ interface Row {
   readonly record: unknown
   readonly key: FieldValue
   readonly id: string
+  /** The record's position in the collection given: the last tie-break (R-47). */
+  readonly index: number
 }
 
 const malformed = (index: number, field: string): E.Either<Problem, never> =>
@@ -104,31 +106,38 @@ export const selectPage = (
   const direction = sort.order === 'asc' ? 1 : -1
   const byKey = compareValues(sortType)
   const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
-  const cmp = (a: Row, b: Row): number => direction * (byKey(a.key, b.key) || byId(a.id, b.id))
+  // Equal keys and equal ids (duplicates) keep the order they were given in, either direction.
+  const cmp = (a: Row, b: Row): number => direction * (byKey(a.key, b.key) || byId(a.id, b.id)) || a.index - b.index
+  // Each field a record is asked for is read once, by property access (R-18): id, the sort
+  // field, then the filtered fields.
+  const fields = [...new Set(['id', sort.field, ...filters.map((f) => f.field)])]
+  const sortSlot = fields.indexOf(sort.field)
+  const predicates = filters.map((f) => ({ f, slot: fields.indexOf(f.field), holds: compileFilter(f) }))
+  const values: Array<unknown> = new Array<unknown>(fields.length)
   // A small window streams through a bounded heap; a large one keeps every match and sorts.
   const streaming = !prefersFullSort(window.end, records.length)
   const heap = boundedHeap(window.end, cmp)
   const rows: Array<Row> = []
-  const predicates = filters.map((f) => ({ f, holds: compileFilter(f) }))
   let total = 0
   for (let i = 0; i < records.length; i++) {
     const record = records[i]
-    if (!isJsonObject(record)) return malformed(i, 'shape')
-    const id = ownValue(record, 'id')
+    if (typeof record !== 'object' || record === null || Array.isArray(record)) return malformed(i, 'shape')
+    for (let s = 0; s < fields.length; s++) values[s] = (record as Readonly<Record<string, unknown>>)[fields[s] as string]
+    const id = values[0]
     if (typeof id !== 'string') return malformed(i, 'id')
     let keep = true
-    for (const { f, holds } of predicates) {
-      const value = fieldValue(f.type, ownValue(record, f.field))
+    for (const { f, slot, holds } of predicates) {
+      const value = fieldValue(f.type, values[slot])
       if (value === null) return malformed(i, f.field)
       keep = keep && holds(value)
     }
     if (!keep) continue
-    const key = fieldValue(sortType, ownValue(record, sort.field))
+    const key = fieldValue(sortType, values[sortSlot])
     if (key === null) return malformed(i, sort.field)
     total++
-    if (!streaming) rows.push({ record, key, id })
-    else if (window.end > 0 && heap.admits((largest) => direction * (byKey(key, largest.key) || byId(id, largest.id))))
-      heap.offer({ record, key, id })
+    if (!streaming) rows.push({ record, key, id, index: i })
+    else if (window.end > 0 && heap.admits((largest) => direction * (byKey(key, largest.key) || byId(id, largest.id)) || i - largest.index))
+      heap.offer({ record, key, id, index: i })
   }
   const first = streaming ? heap.sorted() : rows.sort(cmp).slice(0, window.end)
   return E.right({ page: first.slice(window.start).map((r) => r.record), total })

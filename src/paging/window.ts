@@ -16,6 +16,7 @@ import { either as E, function as fn } from 'fp-ts'
 import * as problem from '../reply/problem'
 import type { Problem } from '../reply/problem'
 import type { Endpoint } from './endpoint'
+import { typeError } from '../json/describe'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -150,14 +151,23 @@ export const checkWindowSize = (window: PageWindow): E.Either<Problem, PageWindo
 // client
 // -------------------------------------------------------------------------------------
 
+const isCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0
+
 /**
  * The window after `window`, given how many records its page returned, or `null` when the walk
- * is over: a page shorter than requested, or empty, is the last (spec section 4, rule 2).
+ * is over: a page shorter than requested, or empty, is the last (spec section 4, rule 2). A
+ * window or count that is not whole numbers `0 <= start <= end`, `received >= 0` is a
+ * `TypeError` (R-19), so a walk never runs on `NaN`.
  *
  * @category client
  * @since 0.1.0
  */
 export const nextWindow = (window: PageWindow, received: number): PageWindow | null => {
-  const size = window.end - window.start
-  return size <= 0 || received < size ? null : { start: window.end, end: window.end + size }
+  const { start, end } = window
+  if (!isCount(start)) throw typeError('nextWindow', 'window.start', start, 'a whole number >= 0')
+  if (!isCount(end) || end < start) throw typeError('nextWindow', 'window.end', end, `a whole number >= start (${start})`)
+  if (!isCount(received)) throw typeError('nextWindow', 'received', received, 'a whole number >= 0')
+  const size = end - start
+  // Past Number.MAX_SAFE_INTEGER no window can be written: the walk is over.
+  return size <= 0 || received < size || !Number.isSafeInteger(end + size) ? null : { start: end, end: end + size }
 }

@@ -21,7 +21,7 @@
 import type { CalendarDate } from '../calendar/date'
 import type { Budget, Cents, Every } from '../budget/model'
 import type { Reason } from '../decision/rules'
-import { nextBoundaryAfter, type RecurrenceUnit } from './schedule'
+import { boundaryAfter, type RecurrenceUnit } from './schedule'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -84,7 +84,7 @@ export const changeRecurrence = (
         budget: { ...turnedOn, recurrence_starts_on: b.period_ends_on },
         reason: { rule: 'recurrence.turn_on', detail: `renewals resume from ${b.period_ends_on}` }
       }
-    const ends = nextBoundaryAfter({ anchor: b.created_on, unit: next.unit, every }, today)
+    const ends = boundaryAfter({ anchor: b.created_on, unit: next.unit, every }, today)
     return {
       budget: { ...turnedOn, recurrence_starts_on: b.created_on, period_ends_on: ends },
       reason: {

@@ -16,7 +16,8 @@
  *
  * @since 0.1.0
  */
-import { type CalendarDate, fromDayNumber, fromPartsClamped, toDayNumber, toParts } from '../calendar/date'
+import { type CalendarDate, fromDayNumber, fromPartsClamped, isCalendarDate, toDayNumber, toParts } from '../calendar/date'
+import { typeError } from '../json/describe'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -73,8 +74,52 @@ const monthIndex = (date: CalendarDate): number => {
   return year * 12 + month - 1
 }
 
+/** {@link boundaryOf}, for a schedule known to be valid. */
+export const boundary = (s: Schedule, k: number): CalendarDate | null => {
+  if (isDayBased(s)) return fromDayNumber(toDayNumber(s.anchor) + k * daysPerStep(s))
+  const month = monthIndex(s.anchor) + k * monthsPerStep(s)
+  return fromPartsClamped(Math.floor(month / 12), (month % 12) + 1, toParts(s.anchor).day)
+}
+
+/** {@link indexAt}, for a schedule and date known to be valid. */
+export const index = (s: Schedule, date: CalendarDate): number => {
+  if (isDayBased(s)) return Math.floor((toDayNumber(date) - toDayNumber(s.anchor)) / daysPerStep(s))
+  const k = Math.floor((monthIndex(date) - monthIndex(s.anchor)) / monthsPerStep(s))
+  // Boundary k lies in date's month or earlier; in the same month it may still fall after date.
+  const b = boundary(s, k)
+  return b !== null && b <= date ? k : k - 1
+}
+
+/** {@link periodAt}, for a schedule and date known to be valid. */
+export const period = (s: Schedule, date: CalendarDate): Period | null => {
+  const k = index(s, date)
+  const starts_on = k < 0 ? null : boundary(s, k)
+  return starts_on === null ? null : { starts_on, ends_on: boundary(s, k + 1) }
+}
+
+/** {@link nextBoundaryAfter}, for a schedule and date known to be valid. */
+export const boundaryAfter = (s: Schedule, date: CalendarDate): CalendarDate | null =>
+  boundary(s, Math.max(0, index(s, date) + 1))
+
+// -------------------------------------------------------------------------------------
+// checked
+// -------------------------------------------------------------------------------------
+
+/** A schedule and date given from outside, checked (R-19): a zero or NaN `every` would loop. */
+const checkSchedule = (fn: string, s: Schedule): void => {
+  const { anchor, unit, every } = s
+  if (!isCalendarDate(anchor)) throw typeError(fn, 'schedule.anchor', anchor, 'a date (YYYY-MM-DD)')
+  if (!(recurrenceUnits as ReadonlyArray<unknown>).includes(unit)) throw typeError(fn, 'schedule.unit', unit, 'day, week, month or year')
+  if (!Number.isInteger(every) || every < 1 || every > 366) throw typeError(fn, 'schedule.every', every, 'an integer from 1 to 366')
+}
+
+const checkDate = (fn: string, date: CalendarDate): void => {
+  if (!isCalendarDate(date)) throw typeError(fn, 'date', date, 'a date (YYYY-MM-DD)')
+}
+
 /**
- * Boundary `k` of the schedule (boundary 0 is the anchor), or `null` outside the calendar.
+ * Boundary `k` of the schedule (boundary 0 is the anchor), or `null` outside the calendar. A
+ * schedule or `k` outside its type is a `TypeError`.
  *
  * @example
  * boundaryOf({ anchor: '2028-02-29', unit: 'year', every: 1 }, 1) //=> '2029-02-28'
@@ -84,9 +129,9 @@ const monthIndex = (date: CalendarDate): number => {
  * @since 0.1.0
  */
 export const boundaryOf = (s: Schedule, k: number): CalendarDate | null => {
-  if (isDayBased(s)) return fromDayNumber(toDayNumber(s.anchor) + k * daysPerStep(s))
-  const index = monthIndex(s.anchor) + k * monthsPerStep(s)
-  return fromPartsClamped(Math.floor(index / 12), (index % 12) + 1, toParts(s.anchor).day)
+  checkSchedule('boundaryOf', s)
+  if (!Number.isSafeInteger(k)) throw typeError('boundaryOf', 'k', k, 'a whole number')
+  return boundary(s, k)
 }
 
 /**
@@ -100,23 +145,24 @@ export const boundaryOf = (s: Schedule, k: number): CalendarDate | null => {
  * @since 0.1.0
  */
 export const indexAt = (s: Schedule, date: CalendarDate): number => {
-  if (isDayBased(s)) return Math.floor((toDayNumber(date) - toDayNumber(s.anchor)) / daysPerStep(s))
-  const k = Math.floor((monthIndex(date) - monthIndex(s.anchor)) / monthsPerStep(s))
-  // Boundary k lies in date's month or earlier; in the same month it may still fall after date.
-  const b = boundaryOf(s, k)
-  return b !== null && b <= date ? k : k - 1
+  checkSchedule('indexAt', s)
+  checkDate('indexAt', date)
+  return index(s, date)
 }
 
 /**
  * The period of the schedule that contains `date`, or `null` when `date` is before the anchor.
  *
+ * @example
+ * periodAt({ anchor: '2027-01-31', unit: 'month', every: 1 }, '2027-03-01') //=> { starts_on: '2027-02-28', ends_on: '2027-03-31' }
+ *
  * @category utils
  * @since 0.1.0
  */
 export const periodAt = (s: Schedule, date: CalendarDate): Period | null => {
-  const k = indexAt(s, date)
-  const starts_on = k < 0 ? null : boundaryOf(s, k)
-  return starts_on === null ? null : { starts_on, ends_on: boundaryOf(s, k + 1) }
+  checkSchedule('periodAt', s)
+  checkDate('periodAt', date)
+  return period(s, date)
 }
 
 /**
@@ -129,5 +175,8 @@ export const periodAt = (s: Schedule, date: CalendarDate): Period | null => {
  * @category utils
  * @since 0.1.0
  */
-export const nextBoundaryAfter = (s: Schedule, date: CalendarDate): CalendarDate | null =>
-  boundaryOf(s, Math.max(0, indexAt(s, date) + 1))
+export const nextBoundaryAfter = (s: Schedule, date: CalendarDate): CalendarDate | null => {
+  checkSchedule('nextBoundaryAfter', s)
+  checkDate('nextBoundaryAfter', date)
+  return boundaryAfter(s, date)
+}

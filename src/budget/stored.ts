@@ -1,0 +1,159 @@
+/**
+ * A budget as the server's store hands it over (R-17, R-18): read field by field by property
+ * access (own or inherited, getters included, each read once), so that a class instance, an
+ * ORM row or `Object.create(row)` reads like the plain object it stands for; then checked, field
+ * by field and as a whole. A budget that fails is malformed trusted input: a facade replies 500
+ * and has nothing to persist. Nothing is repaired on the way through.
+ *
+ * Consistency (R-17), beyond each field's type:
+ * - funded: `balance_cents` is a number; tracking: it is null;
+ * - `recurrence_unit` null: `recurrence_every`, `base_amount_cents` and `recurrence_starts_on`
+ *   are null;
+ * - `recurrence_unit` set: `recurrence_every` (1..366), `base_amount_cents` and
+ *   `recurrence_starts_on` are set, and so is `period_ends_on` unless the next boundary lies
+ *   past 9999-12-31 (ADR 0010);
+ * - `period_ends_on`, when set, is after `period_starts_on`.
+ *
+ * Law: `readBudget(b) = right(b2)` gives a fresh plain object with exactly the fields of
+ * contract section 2, each equal to `b`'s.
+ *
+ * @example
+ * readBudget({ ...row, recurrence_unit: 'month', recurrence_every: null })
+ * //=> left(['recurrence_every is null while recurrence_unit is "month"'])
+ *
+ * @since 0.1.0
+ */
+import { either as E } from 'fp-ts'
+import * as t from 'io-ts'
+import { describeValue } from '../json/describe'
+import { boundaryAfter } from '../recurrence/schedule'
+import { type Budget as BudgetModel, budgetFields, type BudgetField, BudgetFields, type BudgetJson } from './model'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * The fields of a stored budget as read, before they are checked, and the fields whose getter
+ * threw.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface BudgetRow {
+  readonly values: Readonly<Record<BudgetField, unknown>>
+  readonly unreadable: ReadonlyArray<BudgetField>
+}
+
+// -------------------------------------------------------------------------------------
+// constructors
+// -------------------------------------------------------------------------------------
+
+/**
+ * Reads every field of `u` once, by property access. `u` must be an object (a class instance
+ * or a function with properties counts); a getter that throws leaves its field unreadable.
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const readRow = (u: object): BudgetRow => {
+  const values: Partial<Record<BudgetField, unknown>> = {}
+  const unreadable: Array<BudgetField> = []
+  for (const field of budgetFields) {
+    try {
+      values[field] = (u as Readonly<Record<string, unknown>>)[field]
+    } catch {
+      unreadable.push(field)
+    }
+  }
+  return { values: values as Record<BudgetField, unknown>, unreadable }
+}
+
+// -------------------------------------------------------------------------------------
+// rules
+// -------------------------------------------------------------------------------------
+
+/** What is inconsistent in a budget whose fields each have their type (R-17). */
+const inconsistencies = (b: BudgetModel): Array<string> => {
+  const found: Array<string> = []
+  if (b.mode === 'funded' && b.balance_cents === null) found.push('balance_cents is null on a funded budget')
+  if (b.mode === 'tracking' && b.balance_cents !== null)
+    found.push(`balance_cents is ${String(b.balance_cents)} on a tracking budget`)
+  if (b.recurrence_unit === null) {
+    for (const field of ['recurrence_every', 'base_amount_cents', 'recurrence_starts_on'] as const)
+      if (b[field] !== null) found.push(`${field} is ${describeValue(b[field])} while recurrence_unit is null`)
+  } else {
+    for (const field of ['recurrence_every', 'base_amount_cents', 'recurrence_starts_on'] as const)
+      if (b[field] === null) found.push(`${field} is null while recurrence_unit is "${b.recurrence_unit}"`)
+    if (
+      b.period_ends_on === null &&
+      b.recurrence_every !== null &&
+      b.recurrence_starts_on !== null &&
+      boundaryAfter({ anchor: b.recurrence_starts_on, unit: b.recurrence_unit, every: b.recurrence_every }, b.period_starts_on) !== null
+    )
+      found.push(`period_ends_on is null while recurrence_unit is "${b.recurrence_unit}"`)
+  }
+  if (b.period_ends_on !== null && b.period_ends_on <= b.period_starts_on)
+    found.push(`period_ends_on ${b.period_ends_on} is not after period_starts_on ${b.period_starts_on}`)
+  return found
+}
+
+/**
+ * The budget a row holds, as a fresh plain object, or every problem found in it: unreadable
+ * fields, fields of the wrong type, then inconsistencies.
+ *
+ * @category rules
+ * @since 0.1.0
+ */
+export const checkRow = (row: BudgetRow): E.Either<ReadonlyArray<string>, BudgetModel> => {
+  const found: Array<string> = row.unreadable.map((field) => `${field} could not be read`)
+  const budget: Partial<Record<BudgetField, unknown>> = {}
+  for (const field of budgetFields) {
+    const value = row.values[field]
+    const codec: t.Mixed = BudgetFields.props[field]
+    if (!row.unreadable.includes(field) && !codec.is(value)) found.push(`${field} is ${describeValue(value)}, not ${codec.name}`)
+    budget[field] = value
+  }
+  if (found.length > 0) return E.left(found)
+  const inconsistent = inconsistencies(budget as BudgetModel)
+  return inconsistent.length > 0 ? E.left(inconsistent) : E.right(budget as BudgetModel)
+}
+
+/**
+ * A stored budget read and checked (R-17, R-18): {@link readRow} then {@link checkRow}.
+ *
+ * @category rules
+ * @since 0.1.0
+ */
+export const readBudget = (u: unknown): E.Either<ReadonlyArray<string>, BudgetModel> =>
+  (typeof u === 'object' || typeof u === 'function') && u !== null
+    ? checkRow(readRow(u))
+    : E.left([`the budget is ${describeValue(u)}, not an object`])
+
+/**
+ * @category model
+ * @since 0.1.0
+ */
+export type Budget = BudgetModel
+
+/**
+ * The io-ts codec of a stored budget: {@link readBudget} as a decoder, so `Budget.decode` reads
+ * class instances and ORM rows, checks consistency, and returns a fresh plain object.
+ *
+ * @example
+ * import { Budget } from 'budget-rules'
+ *
+ * Budget.decode(row) // Either<Errors, Budget>
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const Budget: t.Type<BudgetModel, BudgetJson> = /*#__PURE__*/ new t.Type<BudgetModel, BudgetJson>(
+  'Budget',
+  (u): u is BudgetModel => E.isRight(readBudget(u)),
+  (u, c) => {
+    const read = readBudget(u)
+    return E.isRight(read) ? t.success(read.right) : t.failures(read.left.map((message) => ({ value: u, context: c, message })))
+  },
+  (b) => b
+)
