@@ -1,0 +1,241 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import {
+  buildQuery,
+  encodeQuery,
+  endpoints,
+  liveFeedQuery,
+  liveFeedStart,
+  type LiveCursor,
+  nextLiveCursor,
+  nextWindow
+} from '../../src/index'
+import { index } from './fixtures'
+
+// R-46 (live feed), R-47 (ties, $in/$nin, lone surrogates), R-19 (nextWindow).
+
+/** One moment, 2026-11-22T10:mm:00Z, written in one of four spellings. */
+const spell = (minute: number, how: number): string => {
+  const mm = String(minute).padStart(2, '0')
+  switch (how % 4) {
+    case 0:
+      return `2026-11-22T10:${mm}:00Z`
+    case 1:
+      return `2026-11-22T10:${mm}:00.000Z`
+    case 2:
+      return `2026-11-22T07:${mm}:00-03:00`
+    default:
+      return `2026-11-22T19:${mm}:00.000000000+09:00`
+  }
+}
+
+interface Tx {
+  readonly id: string
+  readonly amount: number
+  readonly status: 'authorized' | 'pending'
+  readonly created_at: string
+  readonly updated_at: string
+}
+
+/** A collection where most records share a moment with others, in different spellings. */
+const tiedCollection = fc
+  .array(fc.tuple(fc.integer({ min: 0, max: 3 }), fc.nat(3)), { minLength: 8, maxLength: 60 })
+  .map((specs) =>
+    specs.map(
+      ([minute, how], i): Tx => ({
+        id: `tx-${String(i).padStart(3, '0')}`,
+        // The minute again, so the test knows each record's moment without parsing.
+        amount: minute,
+        status: 'authorized',
+        created_at: spell(minute, how),
+        updated_at: spell(minute, how + 1)
+      })
+    )
+  )
+
+const bodyOf = (query: string, records: ReadonlyArray<unknown>): ReadonlyArray<Tx> => {
+  const r = index(query, records)
+  expect(r.status).toBe(200)
+  return r.body as ReadonlyArray<Tx>
+}
+
+describe('a live feed compares instants, not strings (R-46)', () => {
+  it('sees every record exactly once and stops, for any page size from 1, ties spelled any way', () => {
+    let runs = 0
+    let tieSplitByAPage = 0
+    fc.assert(
+      fc.property(tiedCollection, fc.integer({ min: 1, max: 7 }), (records, size) => {
+        runs++
+        const minuteOf = new Map(records.map((r) => [r.id, r.amount]))
+        const pages: Array<ReadonlyArray<Tx>> = []
+        let cursor: LiveCursor = liveFeedStart
+        for (let page = 0; page <= records.length + 1; page++) {
+          const body = bodyOf(liveFeedQuery(endpoints.bankTransactions, cursor, size), records)
+          if (body.length === 0) break
+          pages.push(body)
+          cursor = nextLiveCursor(cursor, body)
+        }
+        const seen = pages.flat().map((r) => r.id)
+        expect([...seen].sort()).toEqual(records.map((r) => r.id).sort())
+        if (pages.some((p, i) => i > 0 && minuteOf.get(pages[i - 1]?.at(-1)?.id ?? '') === minuteOf.get(p[0]?.id ?? ''))) tieSplitByAPage++
+      })
+    )
+    // Most runs end a page inside a group of records of one moment: the case that once stalled.
+    expect(tieSplitByAPage).toBeGreaterThanOrEqual(runs / 2)
+  })
+
+  it('counts a record spelled another way as the same moment as the cursor (the stall found in review)', () => {
+    const records: ReadonlyArray<Tx> = [
+      { id: 'a', amount: 1, status: 'pending', created_at: '2026-11-22T10:00:00Z', updated_at: '2026-11-22T10:00:00Z' },
+      { id: 'b', amount: 1, status: 'pending', created_at: '2026-11-22T10:00:00.000Z', updated_at: '2026-11-22T10:00:00Z' },
+      { id: 'c', amount: 1, status: 'pending', created_at: '2026-11-22T07:00:00-03:00', updated_at: '2026-11-22T10:00:00Z' }
+    ]
+    const first = nextLiveCursor(liveFeedStart, bodyOf(liveFeedQuery(endpoints.bankTransactions, liveFeedStart, 2), records))
+    expect(first).toEqual({ after: '2026-11-22T10:00:00.000Z', seen_at_after: 2 })
+    const secondPage = bodyOf(liveFeedQuery(endpoints.bankTransactions, first, 2), records)
+    expect(secondPage.map((r) => r.id)).toEqual(['c'])
+    const second = nextLiveCursor(first, secondPage)
+    expect(second).toEqual({ after: '2026-11-22T07:00:00-03:00', seen_at_after: 3 })
+    expect(bodyOf(liveFeedQuery(endpoints.bankTransactions, second, 2), records)).toEqual([])
+  })
+
+  it('never throws on a page it cannot read, and keeps the cursor', () => {
+    const cursor = { after: '2026-11-22T10:00:00Z', seen_at_after: 1 }
+    const hostile = [
+      null,
+      [null],
+      [{ created_at: 5 }],
+      [
+        Object.defineProperty({}, 'created_at', {
+          get() {
+            throw new Error('no')
+          }
+        })
+      ]
+    ]
+    for (const page of hostile) expect(nextLiveCursor(cursor, page as never)).toBe(cursor)
+  })
+})
+
+describe('index robustness (R-47)', () => {
+  /** Records with equal sort keys and equal ids, told apart only by a tag the index never reads. */
+  const duplicates = fc
+    .array(fc.tuple(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 2 }), fc.nat(3)), { minLength: 30, maxLength: 400, size: 'max' })
+    .map((specs) =>
+      specs.map(([id, minute, how], i) => ({
+        id: `tx-${id}`,
+        amount: minute,
+        status: 'pending' as const,
+        created_at: spell(minute, how),
+        updated_at: spell(minute, how),
+        tag: i
+      }))
+    )
+
+  it('pages records with equal keys and equal ids as a partition of the records given, both orders, any page size', () => {
+    let runs = 0
+    let heapPath = 0
+    fc.assert(
+      fc.property(duplicates, fc.integer({ min: 1, max: 50 }), fc.constantFrom('asc', 'desc'), fc.constantFrom('created_at', 'amount'), (records, size, order, field) => {
+        runs++
+        // A window of at most 50 over more than 400 records streams through the bounded heap.
+        if (size * 8 < records.length) heapPath++
+        const tags: Array<number> = []
+        for (let start = 0; start < records.length + size; start += size) {
+          const body = bodyOf(`_start=${start}&_end=${start + size}&_order=${order}&_field=${field}`, records) as unknown as ReadonlyArray<{ tag: number }>
+          tags.push(...body.map((r) => r.tag))
+        }
+        expect([...tags].sort((a, b) => a - b)).toEqual(records.map((r) => r.tag))
+      }),
+      { numRuns: 200 }
+    )
+    // Every collection holds 30 or more records over 9 (id, key) pairs: duplicates in each run.
+    expect(heapPath).toBeGreaterThanOrEqual(runs / 2)
+  })
+
+  it('orders duplicates by position within their tie, in either direction', () => {
+    const records = [0, 1, 2, 3].map((tag) => ({
+      id: 'tx-same',
+      amount: 5,
+      status: 'pending' as const,
+      created_at: spell(0, tag),
+      updated_at: spell(0, tag),
+      tag
+    }))
+    for (const order of ['asc', 'desc'])
+      expect((bodyOf(`_order=${order}&_end=4`, records) as unknown as ReadonlyArray<{ tag: number }>).map((r) => r.tag)).toEqual([0, 1, 2, 3])
+    // The same through the bounded heap (a small window over many records).
+    const many = Array.from({ length: 400 }, (_, tag) => ({ ...records[0], created_at: spell(0, tag), tag }))
+    expect((bodyOf('_start=3&_end=6&_order=desc', many) as unknown as ReadonlyArray<{ tag: number }>).map((r) => r.tag)).toEqual([3, 4, 5])
+  })
+
+  it('$in and $nin match instants as moments, whatever their spelling', () => {
+    const records = [0, 1, 2, 3].map((minute) => ({
+      id: `tx-${minute}`,
+      amount: minute,
+      status: 'pending' as const,
+      created_at: spell(minute, minute),
+      updated_at: spell(minute, 0)
+    }))
+    const list = encodeURIComponent(JSON.stringify([spell(1, 2), spell(3, 1), '2026-11-22T10:05:00Z']))
+    expect(bodyOf(`created_at[$in]=${list}`, records).map((r) => r.id)).toEqual(['tx-1', 'tx-3'])
+    expect(bodyOf(`created_at[$nin]=${list}`, records).map((r) => r.id)).toEqual(['tx-0', 'tx-2'])
+  })
+
+  it('$in and $nin over 500 ids agree with a brute force', () => {
+    const records = Array.from({ length: 3000 }, (_, i) => ({
+      id: `tx-${i}`,
+      amount: i % 7,
+      status: i % 2 === 0 ? ('pending' as const) : ('authorized' as const),
+      created_at: spell(i % 60, i),
+      updated_at: spell(0, 0)
+    }))
+    const ids = Array.from({ length: 500 }, (_, k) => `tx-${(k * 7919) % 4000}`)
+    const wanted = new Set(ids)
+    const list = encodeURIComponent(JSON.stringify(ids))
+    const total = (query: string) => index(query, records).headers['X-Total-Count']
+    expect(total(`id[$in]=${list}`)).toBe(String(records.filter((r) => wanted.has(r.id)).length))
+    expect(total(`id[$nin]=${list}`)).toBe(String(records.filter((r) => !wanted.has(r.id)).length))
+  })
+
+  it('a lone surrogate in a filter value is a 400, never a 500', () => {
+    for (const query of ['name=%ED%A0%80', 'name=\uD800', 'name=a\uDC00b', '\uD800=1']) {
+      const r = index(query, [], endpoints.companies)
+      expect([r.status, r.body]).toEqual([
+        400,
+        {
+          error: 'bad_request',
+          message: query.startsWith('name=%') ? 'The query has a malformed % escape' : 'The query holds a lone surrogate'
+        }
+      ])
+    }
+  })
+
+  it('encoding a query never throws: a lone surrogate is written as U+FFFD, as URLSearchParams writes it', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 12 }), fc.string({ unit: 'binary', maxLength: 12 }), (key, value) => {
+        const read = (query: string) => [...new URLSearchParams(query)]
+        expect(read(encodeQuery([[key, value]]))).toEqual(read(new URLSearchParams([[key, value]]).toString()))
+      })
+    )
+    expect(buildQuery(endpoints.companies, { filters: [{ field: 'name', op: '$eq', value: 'a\uD800' }] })).toBe('name=a%EF%BF%BD')
+  })
+})
+
+describe('nextWindow given values outside its type (R-19)', () => {
+  it.each<[string, unknown, unknown, string]>([
+    ['a NaN end', { start: 0, end: Number.NaN }, 10, 'nextWindow: window.end is NaN, not a whole number >= start (0)'],
+    ['a NaN start', { start: Number.NaN, end: 10 }, 10, 'nextWindow: window.start is NaN, not a whole number >= 0'],
+    ['a NaN count', { start: 0, end: 10 }, Number.NaN, 'nextWindow: received is NaN, not a whole number >= 0'],
+    ['an infinite end', { start: 0, end: Number.POSITIVE_INFINITY }, 10, 'nextWindow: window.end is Infinity, not a whole number >= start (0)'],
+    ['a fractional start', { start: 0.5, end: 10 }, 10, 'nextWindow: window.start is 0.5, not a whole number >= 0'],
+    ['an end before the start', { start: 10, end: 5 }, 0, 'nextWindow: window.end is 5, not a whole number >= start (10)'],
+    ['a negative count', { start: 0, end: 10 }, -1, 'nextWindow: received is -1, not a whole number >= 0']
+  ])('%s is a TypeError', (_, window, received, message) => {
+    expect(() => nextWindow(window as never, received as never)).toThrow(new TypeError(message))
+  })
+
+  it('ends a walk that would pass Number.MAX_SAFE_INTEGER', () => {
+    expect(nextWindow({ start: 0, end: Number.MAX_SAFE_INTEGER - 1 }, Number.MAX_SAFE_INTEGER - 1)).toBeNull()
+  })
+})
