@@ -31,7 +31,7 @@ describe('upcomingPeriods', () => {
     expect(MAX_UPCOMING_PERIODS).toBe(1000)
     expect(periods).toHaveLength(1000)
     expect(periods[0]).toEqual({ starts_on: '2026-11-23', ends_on: '2026-11-24', amount_cents: 100 })
-    // 2026-11-23 plus 999 days (2027 and 2028 have 365 and 366 days: 1 + 7 + 365 + 366 + 230 + 30)
+    // 2026-11-23 plus 999 days: 8 to 2026-12-01, 365 + 366 to 2028-12-01, 260 to 2029-08-18
     expect(periods[999]).toEqual({ starts_on: '2029-08-18', ends_on: '2029-08-19', amount_cents: 100 })
   })
 
