@@ -58,7 +58,7 @@ export {
   fromDayNumber
 } from './calendar/date'
 export { Session, authenticate, identify, budgetInScope, type Scope, type Identity } from './auth/session'
-export { Request, headerOf } from './http/request'
+export { Request, HeadersCodec, headerOf, type Headers as HttpHeaders, type HeaderValue, type HeadersLike } from './http/request'
 export * as problem from './reply/problem'
 export type { Problem, FieldError } from './reply/problem'
 export { problemReply, statusAndBody, messages, JSON_CONTENT_TYPE, type Reply } from './reply/reply'

@@ -18,7 +18,7 @@
  * @since 0.1.0
  */
 import { parseHttpDate } from '../http/date'
-import { headerOf } from '../http/request'
+import { type Headers, headerOf } from '../http/request'
 import { hasOwn, isJsonObject, ownValue } from '../json/value'
 
 // -------------------------------------------------------------------------------------
@@ -60,13 +60,14 @@ export interface ParsedProblem {
 }
 
 /**
- * Headers as clients meet them: any case, a value, a list of values (repeated headers), or
- * nothing.
+ * Headers as clients meet them (R-54): a Fetch `Headers` object (anything with `get`), or a
+ * plain object with names in any case and values that are a value, a list of values (repeated
+ * headers), or nothing.
  *
  * @category model
  * @since 0.1.0
  */
-export type AnyHeaders = Readonly<Record<string, string | ReadonlyArray<string> | undefined | null>>
+export type AnyHeaders = Headers | Readonly<Record<string, string | ReadonlyArray<string> | undefined | null>>
 
 // -------------------------------------------------------------------------------------
 // utils
@@ -98,7 +99,8 @@ export const kindOf = (status: number): ProblemKind =>
   hasOwn(KINDS, String(status)) ? (KINDS[status] ?? 'unexpected') : 'unexpected'
 
 /**
- * The value of header `name` in any case, trimmed; repeated values that disagree count as absent.
+ * The value of header `name` in any case, trimmed, from a plain object or a Fetch `Headers`;
+ * repeated values that disagree count as absent.
  *
  * @category utils
  * @since 0.1.0

@@ -12,6 +12,7 @@
  * @since 0.1.0
  */
 import type { RuleId } from '../decision/rules'
+import { describeValue } from '../json/describe'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -148,15 +149,24 @@ export const internalError = /*#__PURE__*/ refusal('InternalError')
 export const denied = /*#__PURE__*/ refusal('Denied')
 
 /**
+ * A 429 whose Retry-After is `retry_after_s`: a whole number of seconds from 0 to
+ * `Number.MAX_SAFE_INTEGER`, the only values delta-seconds can spell (R-55). Any other value is a
+ * `TypeError` naming it (R-19): rounding 1.5 or -3 would send a wait the caller did not choose.
+ *
  * @category constructors
  * @since 0.1.0
  */
-export const rateLimited = (rule: RuleId, retry_after_s: number): RateLimited => ({
-  _tag: 'RateLimited',
-  rule,
-  detail: `retry after ${retry_after_s} s`,
-  retry_after_s
-})
+export const rateLimited = (rule: RuleId, retry_after_s: number): RateLimited => {
+  const seconds: unknown = retry_after_s
+  if (!Number.isSafeInteger(seconds) || (seconds as number) < 0) {
+    throw new TypeError(
+      `problem.rateLimited: retry_after_s must be a whole number of seconds from 0 to ${Number.MAX_SAFE_INTEGER}, not ${describeValue(seconds)}`
+    )
+  }
+  // + 0 turns -0 into 0.
+  const whole = (seconds as number) + 0
+  return { _tag: 'RateLimited', rule, detail: `retry after ${whole} s`, retry_after_s: whole }
+}
 
 /**
  * @category constructors

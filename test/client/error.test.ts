@@ -58,6 +58,14 @@ describe('parseErrorResponse: defensive reading', () => {
     expect(parseErrorResponse({ status: 500, headers: { 'X-Request-Id': 'r-1', 'x-request-id': 'r-2' }, body: '' }).request_id).toBeUndefined()
   })
 
+  it('reads a field error given as one string, and keeps a field whose errors are of the wrong type with none', () => {
+    expect(parseErrorResponse({ status: 422, body: '{"errors":{"name":"can\'t be blank","age":5,"rut":["is invalid",7]}}' })).toEqual({
+      status: 422,
+      kind: 'validation',
+      field_errors: { name: ["can't be blank"], age: [], rut: ['is invalid'] }
+    })
+  })
+
   it('prefers error_code to error, and ignores fields of the wrong type', () => {
     expect(parseErrorResponse({ status: 403, body: '{"error_code":"bank_keys/kyc_incomplete","error":"forbidden"}' }).code).toBe('bank_keys/kyc_incomplete')
     expect(parseErrorResponse({ status: 403, body: '{"error":5,"message":["x"]}' })).toEqual({ status: 403, kind: 'forbidden' })

@@ -27,7 +27,9 @@ describe('retryDecision', () => {
   it('backs off exponentially with full jitter on 5xx for idempotent methods', () => {
     const delays = [0, 1, 2, 3, 4].map((attempt) => retryDecision({ method: 'GET', status: 503, headers: {}, attempt, random: 0.999 }))
     expect(delays).toEqual([499, 999, 1998, 3996, 7992].map((delay_ms) => ({ retry: true, delay_ms })))
-    expect(retryDecision({ method: 'delete', status: 500, headers: {}, attempt: 0, random: 0 })).toEqual({ retry: true, delay_ms: 0 })
+    expect(retryDecision({ method: 'DELETE', status: 500, headers: {}, attempt: 0, random: 0 })).toEqual({ retry: true, delay_ms: 0 })
+    // RFC 9110: methods are case-sensitive; `delete` is an unknown method, never retried on 5xx (R-55).
+    expect(retryDecision({ method: 'delete', status: 500, headers: {}, attempt: 0, random: 0 })).toEqual({ retry: false })
   })
 
   it('never retries a POST on 5xx, so money never moves twice', () => {
@@ -51,7 +53,9 @@ describe('retryDecision', () => {
         const d = retryDecision({ method: m, status: s, headers: h, attempt, random: r })
         if (!d.retry) return
         expect(d.delay_ms).toBeGreaterThanOrEqual(0)
-        expect(d.delay_ms).toBeLessThanOrEqual(s === 429 ? 60_000 : Math.min(8000, 500 * 2 ** attempt))
+        // A 429, and a 503 with readable delta-seconds, wait Retry-After (R-55); the rest back off.
+        const waits = s === 429 || (s === 503 && /^[0-9]+$/.test((h['Retry-After'] ?? '').trim()))
+        expect(d.delay_ms).toBeLessThanOrEqual(waits ? 60_000 : Math.min(8000, 500 * 2 ** attempt))
       })
     )
   })
@@ -73,6 +77,11 @@ describe('retryDecision', () => {
         if (s !== 429) expect(d).toEqual({ retry: false })
       })
     )
+  })
+
+  it('does not retry when the input itself throws on reading', () => {
+    const hostile = new Proxy({}, { get: () => { throw new Error('boom') } })
+    expect(retryDecision(hostile as never)).toEqual({ retry: false })
   })
 
   it('never throws on junk', () => {
