@@ -2,13 +2,39 @@ import { either } from 'fp-ts'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { authorizeTransaction, guardRoleAssignment, normaliseRut, problemReply, rutCheckDigit, validateBankRecipient } from '../../src/index'
+import { runs } from '../runs'
 
-/** A straightforward reference: digits reversed, weights 2..7 repeating, 11 - sum mod 11. */
-const referenceCheckDigit = (n: number): string => {
-  const weights = [2, 3, 4, 5, 6, 7]
-  const sum = String(n).split('').reverse().reduce((acc, d, i) => acc + Number(d) * (weights[i % 6] as number), 0)
-  const r = 11 - (sum % 11)
-  return r === 11 ? '0' : r === 10 ? 'K' : String(r)
+/**
+ * Public RUTs of Chilean institutions, with the check digit they are registered with: the
+ * Servicio de Impuestos Internos, the Banco Central, Banco de Chile, BancoEstado, the Tesorería,
+ * Codelco, the Universidad de Chile, Santander-Chile, BCI, Entel and Falabella.
+ */
+const KNOWN_RUTS = [
+  ['60.803.000-K', '60803000-K'],
+  ['97.029.000-1', '97029000-1'],
+  ['97.004.000-5', '97004000-5'],
+  ['97.030.000-7', '97030000-7'],
+  ['60.805.000-0', '60805000-0'],
+  ['61.704.000-K', '61704000-K'],
+  ['60.910.000-1', '60910000-1'],
+  ['97.036.000-K', '97036000-K'],
+  ['97.006.000-6', '97006000-6'],
+  ['92.580.000-7', '92580000-7'],
+  ['90.749.000-9', '90749000-9']
+] as const
+
+const CHECK_CHARS: ReadonlyArray<string> = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'K']
+
+/**
+ * The check digit by brute force over the definition "the weighted sum plus the check value is
+ * a multiple of 11" (value 0-9 for the digits, 10 for K): try each of the 11 characters.
+ */
+const bruteForceCheckDigit = (n: number): string => {
+  let sum = 0
+  for (let rest = n, i = 0; rest > 0; rest = Math.floor(rest / 10), i++) sum += (rest % 10) * (2 + (i % 6))
+  const found = CHECK_CHARS.filter((_, value) => (sum + value) % 11 === 0)
+  if (found.length !== 1) throw new Error(`no single check digit for ${n}`)
+  return found[0] as string
 }
 
 const context = { bank_ids: ['bank-1', 'bank-2'], enrolled: [{ rut: '11.111.111-1', bank_id: 'bank-1', account_number: '000-123-456' }] }
@@ -44,23 +70,46 @@ describe('bank recipients', () => {
     expect(either.isLeft(r) && problemReply('r', [])(r.left)).toMatchObject({ status: 409, body: { error: 'conflict', message: 'The recipient is already enrolled' } })
   })
 
-  it('computes check digits as a straightforward reference does', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 99_999_999 }), (n) => {
-      expect(rutCheckDigit(String(n))).toBe(referenceCheckDigit(n))
-    }))
+  it.each(KNOWN_RUTS)('accepts the real RUT %s as %s, and refuses it with any other check digit', (rut, normalised) => {
+    expect(normaliseRut(rut)).toBe(normalised)
+    const digits = normalised.slice(0, -2)
+    expect(rutCheckDigit(digits)).toBe(normalised.slice(-1))
+    const others = CHECK_CHARS.filter((c) => c !== normalised.slice(-1)).map((c) => normaliseRut(`${digits}-${c}`))
+    expect(others).toEqual(Array(10).fill(null))
+  })
+
+  it('gives repdigit RUTs their own digit (32 n is -n modulo 11), and small ones theirs', () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 8, 9].map((d) => rutCheckDigit(String(d).repeat(8)))).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9'])
+    expect(['1', '2', '5', '6', '10000013'].map(rutCheckDigit)).toEqual(['9', '7', '1', 'K', 'K'])
+  })
+
+  it('agrees with a brute force over the 11 check characters, and accepts exactly that one', () => {
+    const number = fc.oneof(fc.integer({ min: 1, max: 99 }), fc.integer({ min: 1, max: 99_999_999 }), fc.integer({ min: 1, max: 999_999_999 }))
+    fc.assert(
+      fc.property(number, (n) => {
+        const expected = bruteForceCheckDigit(n)
+        expect(rutCheckDigit(String(n))).toBe(expected)
+        const accepted = CHECK_CHARS.filter((c) => normaliseRut(`${n}-${c}`) !== null)
+        expect(accepted).toEqual([expected])
+      }),
+      { numRuns: runs(1000) }
+    )
   })
 
   it('rejects every single-digit corruption', () => {
+    // One digit of the number changed (never to a leading 0, which would name a shorter number),
+    // or the check digit changed: weights 2-7 times differences 1-10 are never a multiple of 11.
     fc.assert(
-      fc.property(fc.integer({ min: 1_000_000, max: 99_999_999 }), fc.nat(), fc.integer({ min: 1, max: 10 }), (n, at, delta) => {
+      fc.property(fc.integer({ min: 1_000_000, max: 99_999_999 }), fc.nat(), fc.integer({ min: 1, max: 10 }), (n, at, k) => {
         const digits = String(n)
-        const rut = `${digits}-${rutCheckDigit(digits)}`
+        const check = bruteForceCheckDigit(n)
         const i = at % (digits.length + 1)
+        const d = Number(digits[i])
         const corrupted =
           i === digits.length
-            ? `${digits}-${'0123456789K'[('0123456789K'.indexOf(rutCheckDigit(digits)) + delta) % 11] ?? ''}`
-            : `${digits.slice(0, i)}${(Number(digits[i]) + delta) % 10}${digits.slice(i + 1)}-${rutCheckDigit(digits)}`
-        fc.pre(corrupted !== rut && !(i === 0 && corrupted.startsWith('0')))
+            ? `${digits}-${CHECK_CHARS[(CHECK_CHARS.indexOf(check) + k) % 11] ?? ''}`
+            : `${digits.slice(0, i)}${i === 0 ? 1 + ((d - 1 + (k % 8) + 1) % 9) : (d + (k % 9) + 1) % 10}${digits.slice(i + 1)}-${check}`
+        expect(corrupted).not.toBe(`${digits}-${check}`)
         expect(normaliseRut(corrupted)).toBeNull()
       })
     )

@@ -39,11 +39,29 @@ describe('Trail', () => {
   })
 
   it('ends the reasons of a failed trail with the rule of its problem', () => {
+    // Every run ends in a problem: either the trail had one already, or the step refuses.
+    const refusing = fc.tuple(ruleId, fc.string()).map(([r, d]) => (n: number) => fail(problem.conflict(r, `${d} at ${n}`)))
     fc.assert(
-      fc.property(trail, step, (t, f) => {
+      fc.property(trail, refusing, (t, f) => {
         const r = chain(f)(t)
-        if (r.result._tag === 'Left') expect(r.reasons.at(-1)?.rule).toBe(r.result.left.rule)
+        expect(r.result._tag).toBe('Left')
+        if (r.result._tag === 'Left') expect(r.reasons.at(-1)).toEqual({ rule: r.result.left.rule, detail: r.result.left.detail })
       })
     )
+  })
+
+  it("appends a step's reasons after the trail's, and skips the step after a problem", () => {
+    expect(chain(() => pass('auth.email_verified', 'email verified', 2))(pass('auth.bearer', 'key of user u-1', 1))).toEqual({
+      reasons: [
+        { rule: 'auth.bearer', detail: 'key of user u-1' },
+        { rule: 'auth.email_verified', detail: 'email verified' }
+      ],
+      result: { _tag: 'Right', right: 2 }
+    })
+    const refused = fail(problem.notFound('budget.scope', 'no budget with that id'))
+    expect(chain(() => pass('budget.advance', 'nothing to roll forward', 2))(refused)).toEqual({
+      reasons: [{ rule: 'budget.scope', detail: 'no budget with that id' }],
+      result: { _tag: 'Left', left: { _tag: 'NotFound', rule: 'budget.scope', detail: 'no budget with that id' } }
+    })
   })
 })

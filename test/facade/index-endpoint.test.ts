@@ -63,10 +63,10 @@ describe('respondIndex: the window (spec section 4, contract section 8)', () => 
   })
 
   it.each([
-    ['_start=0&_end=2001', 2001],
-    ['_start=5&_end=3000', 2995],
-    ['_start=10', null]
-  ])('replies 416 with the exact message to %s', (query, size) => {
+    ['_start=0&_end=2001', 2001, '[0, 2001)'],
+    ['_start=5&_end=3000', 2995, '[5, 3000)'],
+    ['_start=10', null, '']
+  ])('replies 416 with the exact message to %s', (query, size, window) => {
     const r = index(query, hundred)
     if (size === null) {
       expect(r.status).toBe(200)
@@ -76,7 +76,16 @@ describe('respondIndex: the window (spec section 4, contract section 8)', () => 
       status: 416,
       headers: { 'X-Request-Id': 'req-1', 'Content-Type': 'application/json; charset=utf-8' },
       body: { message: `Requested page size ${size} exceeds maximum of 2000` },
-      reasons: r.reasons
+      reasons: [
+        { rule: 'auth.bearer', detail: 'key of user u-member' },
+        { rule: 'auth.email_verified', detail: 'email verified' },
+        { rule: 'auth.company_header', detail: 'company c-1' },
+        { rule: 'auth.membership', detail: 'role member' },
+        { rule: 'page.query', detail: '2 parameters' },
+        { rule: 'page.window', detail: `${window} by created_at asc` },
+        { rule: 'page.filter', detail: 'no filters' },
+        { rule: 'page.size', detail: `a window of ${size} records, over the maximum of 2000` }
+      ]
     })
   })
 
@@ -145,7 +154,8 @@ describe('respondIndex: filters (contract section 8)', () => {
     expect(q('status[$ne]=pending').length).toBe(66)
     expect(q('amount[$in]=[0,37,74]')).toEqual(['tx-0000', 'tx-0001', 'tx-0002'])
     expect(q('amount[$nin]=[0,37,74]').length).toBe(97)
-    expect(q('amount[$gte]=900&amount[$lt]=950')).toEqual(hundred.filter((t) => t.amount >= 900 && t.amount < 950).map((t) => t.id))
+    // Transaction n has amount 37 n mod 1000: 925, 924 and 923 for n = 25, 52, 79.
+    expect(q('amount[$gte]=900&amount[$lt]=950')).toEqual(['tx-0025', 'tx-0052', 'tx-0079'])
     const r = index('status=pending&_end=5', hundred)
     expect([r.headers['X-Total-Count'], r.headers['Content-Range']]).toEqual(['34', '0-4/34'])
   })
