@@ -7,15 +7,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { authorizeTransaction } from '../../src/index'
 import { runs } from '../runs'
+import { thrown } from '../thrown'
 
-const thrown = (f: () => unknown): unknown => {
-  try {
-    f()
-  } catch (e) {
-    return e
-  }
-  return undefined
-}
 
 const STATUS_MESSAGE = 'authorizeTransaction: status must be pending or authorized, not '
 

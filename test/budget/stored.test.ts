@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { type BudgetJson, respondBudgetUpdate, respondTopUp } from '../../src/index'
-import { baseBudget, JSON_HEADERS, patch } from '../fixtures'
+import { baseBudget, JSON_HEADERS, monthly, patch } from '../fixtures'
 
 // The stored budget as the server hands it over: consistent or a 500, read by property
 // access whatever object carries it, and scoped by company_id alone (contract 4 row 5).
@@ -14,16 +14,7 @@ const AUTH = [
 
 const INTERNAL_ERROR = { error: 'internal_error', message: 'Internal server error' }
 
-const monthlyRow: BudgetJson = {
-  ...baseBudget,
-  recurrence_unit: 'month',
-  recurrence_every: 1,
-  base_amount_cents: 50000,
-  recurrence_starts_on: '2025-10-18',
-  period_starts_on: '2026-11-18',
-  period_ends_on: '2026-12-18',
-  period_amount_cents: 50000
-}
+const monthlyRow: BudgetJson = monthly()
 
 /** A manager's empty update of a stored row: the request that once "repaired" a budget. */
 const emptyUpdate = (row: unknown) => respondBudgetUpdate(patch('manager', { budget: {} }, row as never))

@@ -6,6 +6,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parseErrorResponse, problem, problemReply, type RetryDecision, retryDecision } from '../../src/index'
 import { runs } from '../runs'
+import { thrown } from '../thrown'
 
 /** The longest delay `setTimeout` holds: 2^31 - 1 ms (about 24.8 days). */
 const TIMER_MAX_MS = 2_147_483_647
@@ -181,14 +182,6 @@ describe('retryDecision against a plain model of R-52, R-53 and R-55', () => {
 })
 
 describe('problem.rateLimited: a 429 carries whole seconds >= 0 (R-55, R-19)', () => {
-  const thrown = (f: () => unknown): unknown => {
-    try {
-      f()
-    } catch (e) {
-      return e
-    }
-    return undefined
-  }
 
   it.each<[number, string]>([
     [1.5, '1.5'],

@@ -7,6 +7,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { type Caller, guardRoleAssignment } from '../../src/index'
 import { runs } from '../runs'
+import { thrown } from '../thrown'
 
 const callerWith = (role: unknown): Caller => ({ user_id: 'u-1', role, permissions: [] }) as unknown as Caller
 const OWNER_REQUIRED = {
@@ -16,14 +17,6 @@ const OWNER_REQUIRED = {
 const ROLE_MESSAGE = 'guardRoleAssignment: role must be exactly owner, admin or member, not '
 const CALLER_ROLE_MESSAGE = 'guardRoleAssignment: caller.role must be exactly owner, admin or member, not '
 
-const thrown = (f: () => unknown): unknown => {
-  try {
-    f()
-  } catch (e) {
-    return e
-  }
-  return undefined
-}
 
 describe('guardRoleAssignment: who may assign which role', () => {
   // caller role, assigned role, result: a table written out, one row per pair.
