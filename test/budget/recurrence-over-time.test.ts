@@ -1,8 +1,20 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { advanceBudget, boundaryOf, respondBudgetUpdate, upcomingPeriods } from '../../src/index'
-import { budgetAndToday, every, unit } from '../arbitraries'
+import {
+  advanceBudget,
+  boundaryOf,
+  type CalendarDate,
+  indexAt,
+  nextBoundaryAfter,
+  periodAt,
+  respondBudgetUpdate,
+  type Schedule,
+  upcomingPeriods
+} from '../../src/index'
+import { anchorDate, every, renewingBudgetAndToday, tally, unit } from '../arbitraries'
 import { budget, day, monthly, patch, TODAY } from '../fixtures'
+import { runs } from '../runs'
+import { advanceModel, boundary, daysBetween, indexContaining, periodContaining, plusDays } from './calendar-oracle'
 
 const admin = (fields: Record<string, unknown>, b = budget(), today = TODAY) => {
   const r = respondBudgetUpdate({ ...patch('admin', { budget: fields }, b), today })
@@ -133,19 +145,28 @@ describe('periods over time: worked examples', () => {
 })
 
 describe('periods over time: properties', () => {
-  it('each upcoming period is the period in progress when its start day comes', () => {
+  it('the upcoming periods are the next boundaries of the schedule (date-fns oracle), each the period in progress when its start day comes', () => {
+    const reached = tally()
     fc.assert(
-      fc.property(budgetAndToday, fc.integer({ min: 1, max: 6 }), ({ budget: b, today }, n) => {
-        for (const p of upcomingPeriods(b, today, n)) {
+      fc.property(renewingBudgetAndToday, fc.integer({ min: 1, max: 6 }), ({ budget: b, today }, n) => {
+        reached.run()
+        const now = advanceModel(b, today)
+        const s = { anchor: now.recurrence_starts_on as string, unit: now.recurrence_unit as Schedule['unit'], every: now.recurrence_every as number }
+        const first = indexContaining(s, now.period_ends_on as string)
+        // The period in progress ends on a boundary of its schedule, where the next one starts.
+        expect(boundary(s, first)).toBe(now.period_ends_on)
+        const expected = Array.from({ length: n }, (_, i) => ({ starts_on: boundary(s, first + i), ends_on: boundary(s, first + i + 1), amount_cents: now.base_amount_cents }))
+        const periods = upcomingPeriods(b, today, n)
+        expect(periods).toEqual(expected)
+        for (const p of periods) {
           const then = advanceBudget(b, p.starts_on)
-          expect([then.period_starts_on, then.period_ends_on, then.period_amount_cents]).toEqual([
-            p.starts_on,
-            p.ends_on,
-            p.amount_cents
-          ])
+          expect([then.period_starts_on, then.period_ends_on, then.period_amount_cents]).toEqual([p.starts_on, p.ends_on, p.amount_cents])
         }
-      })
+        if (periods.length > 0) reached.reach()
+      }),
+      { numRuns: runs(1000) }
     )
+    reached.expectShare()
   })
 
   it('keeps the anchor when only the base changes, even after a clamped month end', () => {
@@ -163,25 +184,79 @@ describe('periods over time: properties', () => {
   })
 
   it("a change's effect starts exactly at the old period_ends_on", () => {
-    const renewing = budgetAndToday
-      .map(({ budget: b, today }) => ({ b: advanceBudget(b, today), today }))
-      .filter(({ b }) => b.status !== 'closed' && b.recurrence_unit !== null && b.period_ends_on !== null)
+    const reached = tally()
+    const renewing = renewingBudgetAndToday.map(({ budget: b, today }) => ({ b: advanceBudget(b, today), today }))
     fc.assert(
       fc.property(renewing, unit, every, fc.integer({ min: 0, max: 10 ** 9 }), ({ b, today }, u, n, base) => {
+        reached.run()
         const after = admin({ recurrence_unit: u, recurrence_every: n, base_amount_cents: base }, b, today)
         const [next] = upcomingPeriods(after, today, 1)
-        fc.pre(next !== undefined)
-        expect(next.starts_on).toBe(b.period_ends_on)
-        expect(next.amount_cents).toBe(base)
+        expect(next).toBeDefined()
+        if (next === undefined) return
+        expect([next.starts_on, next.amount_cents]).toEqual([b.period_ends_on, base])
         // A new cadence counts from the old period end; an unchanged one (only the base moved)
         // keeps its anchor, which differs once a month end has clamped (29 Feb 2057 -> 28 Feb).
+        const old = { anchor: b.recurrence_starts_on as string, unit: b.recurrence_unit as Schedule['unit'], every: b.recurrence_every as number }
         const sameCadence = u === b.recurrence_unit && n === b.recurrence_every
         expect(next.ends_on).toBe(
-          sameCadence ? upcomingPeriods(b, today, 1)[0]?.ends_on : boundaryOf({ anchor: next.starts_on, unit: u, every: n }, 1)
+          sameCadence ? boundary(old, indexContaining(old, next.starts_on) + 1) : boundary({ anchor: next.starts_on, unit: u, every: n }, 1)
         )
-        expect([after.period_ends_on, after.period_amount_cents]).toEqual([b.period_ends_on, b.period_amount_cents])
+        expect([after.period_starts_on, after.period_ends_on, after.period_amount_cents]).toEqual([b.period_starts_on, b.period_ends_on, b.period_amount_cents])
+        reached.reach()
       }),
-      { numRuns: 1000 }
+      { numRuns: runs(1000) }
     )
+    reached.expectShare(1)
+  })
+})
+
+describe('renewal schedules: the laws of src/recurrence/schedule.ts', () => {
+  /** A schedule anchored on a month end or 29 February in most runs, and a date before, near or a century after the anchor. */
+  const scheduleAndDate = fc
+    .record({ anchor: anchorDate, unit, every, offset: fc.oneof(fc.integer({ min: -400, max: -1 }), fc.integer({ min: 0, max: 3000 }), fc.integer({ min: 36525, max: 40000 })) })
+    .map(({ anchor, unit: u, every: n, offset }) => ({ s: { anchor, unit: u, every: n }, d: plusDays(anchor, offset) as CalendarDate }))
+
+  it('boundary k is the anchor plus k times every units, month ends clamped (date-fns oracle), and boundaries increase', () => {
+    const reached = tally()
+    fc.assert(
+      fc.property(scheduleAndDate, fc.oneof(fc.integer({ min: -60, max: 60 }), fc.integer({ min: -5000, max: 5000 })), ({ s }, k) => {
+        reached.run()
+        const b = boundaryOf(s, k)
+        expect(b).toBe(boundary(s, k))
+        const next = boundaryOf(s, k + 1)
+        if (b !== null && next !== null) expect(b < next).toBe(true)
+        if (b !== null) reached.reach()
+      }),
+      { numRuns: runs(2000) }
+    )
+    reached.expectShare()
+  })
+
+  it('indexAt finds the boundary on or before a date, and periodAt and nextBoundaryAfter agree with the oracle', () => {
+    const reached = tally()
+    fc.assert(
+      fc.property(scheduleAndDate, ({ s, d }) => {
+        reached.run()
+        const k = indexAt(s, d)
+        const [at, next] = [boundaryOf(s, k), boundaryOf(s, k + 1)]
+        expect(at !== null && at <= d).toBe(true)
+        expect(next === null || d < next).toBe(true)
+        const afterAnchor = d >= s.anchor
+        expect(periodAt(s, d)).toEqual(afterAnchor ? periodContaining(s, d) : null)
+        expect(nextBoundaryAfter(s, d)).toBe(afterAnchor ? boundary(s, indexContaining(s, d) + 1) : s.anchor)
+        if (afterAnchor) reached.reach()
+      }),
+      { numRuns: runs(2000) }
+    )
+    reached.expectShare()
+  })
+
+  it('indexAt is O(1): a daily schedule from 0001-01-01 to 9999-12-31, a thousand times', () => {
+    const s: Schedule = { anchor: day('0001-01-01'), unit: 'day', every: 1 }
+    expect(indexAt(s, day('9999-12-31'))).toBe(daysBetween('0001-01-01', '9999-12-31'))
+    const started = performance.now()
+    for (let i = 0; i < 1000; i++) indexAt(s, day('9999-12-31'))
+    // A walk over 3.65 million boundaries a call would take minutes.
+    expect(performance.now() - started).toBeLessThan(1000)
   })
 })

@@ -2,7 +2,6 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   buildQuery,
-  compareInstants,
   decodePageRequest,
   endpoints,
   firstK,
@@ -11,78 +10,166 @@ import {
   liveFeedStart,
   nextLiveCursor,
   nextWindow,
-  type Operator,
-  type PageWindow,
-  parseInstant
+  type PageWindow
 } from '../../src/index'
-import { index, type Transaction, tiedTransactions } from './fixtures'
+import { tally } from '../arbitraries'
+import { FC_NUM_RUNS, runs } from '../runs'
+import {
+  bruteFilter,
+  bruteSort,
+  buildCollection,
+  collectionSpec,
+  expectedHeaders,
+  index,
+  someFilters,
+  momentOf,
+  type Order,
+  queryOf,
+  type SortField,
+  spell,
+  type Transaction
+} from './fixtures'
 
-const order = fc.constantFrom('asc' as const, 'desc' as const)
-const field = fc.constantFrom('created_at', 'updated_at', 'amount')
+const order = fc.constantFrom<Order>('asc', 'desc')
+const field = fc.constantFrom<SortField>('created_at', 'updated_at', 'amount')
+/** A share in [0, 1): windows and page sizes are drawn as shares of the matches, known only in the property. */
+const share = fc.noBias(fc.integer({ min: 0, max: 999_999 })).map((n) => n / 1_000_000)
 
-/** The naive reference: a full sort by the field, then id, in one direction. */
-const naiveSort = (records: ReadonlyArray<Transaction>, f: string, o: 'asc' | 'desc') => {
-  const key = (t: Transaction) => (f === 'amount' ? t.amount : (parseInstant(f === 'created_at' ? t.created_at : t.updated_at) ?? { seconds: 0, nanos: 0 }))
-  const cmp = (a: Transaction, b: Transaction) => {
-    const ka = key(a)
-    const kb = key(b)
-    const c = typeof ka === 'number' && typeof kb === 'number' ? ka - kb : compareInstants(ka as never, kb as never)
-    return c || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
-  }
-  const sorted = [...records].sort(cmp)
-  return o === 'asc' ? sorted : sorted.reverse()
-}
+/**
+ * The runs of a property over collections of thousands of records. Its own `numRuns` overrides
+ * fast-check's global one; FC_NUM_RUNS raises it, but to at most four times as many, so that
+ * FC_NUM_RUNS=10000 stays within minutes.
+ */
+const heavyRuns = (n: number): number => (FC_NUM_RUNS === undefined ? n : Math.max(n, Math.min(FC_NUM_RUNS, 4 * n)))
+
+/** Those properties' time limit, for FC_NUM_RUNS and a busy machine. */
+const HEAVY_TIMEOUT = 120_000
+
+/** Whether the selection streams through its bounded heap: the window ends early among many records. */
+const streams = (end: number, records: number) => end * 8 < records
 
 describe('index endpoints: properties', () => {
-  it('walking any collection with nextWindow returns every record exactly once, in order', () => {
+  it('consecutive windows of any size from 1 partition the filtered collection, with exact headers, ties and duplicate ids included', () => {
+    const reached = tally()
+    let heap = 0
+    const walk = collectionSpec().chain((spec) =>
+      fc.record({ spec: fc.constant(spec), field, order, filters: someFilters(spec), small: fc.boolean(), size: share })
+    )
     fc.assert(
-      fc.property(tiedTransactions(), fc.integer({ min: 1, max: 2000 }), order, field, (records, size, o, f) => {
-        const seen: Array<string> = []
-        let window: PageWindow | null = { start: 0, end: size }
+      fc.property(walk, ({ spec, field: f, order: o, filters, small, size: sizeShare }) => {
+        reached.run()
+        const known = buildCollection(spec)
+        const records = known.map((k) => k.record)
+        const matching = bruteFilter(known, filters)
+        const total = matching.length
+        // Page sizes from 1, but few enough pages over thousands of records to keep each run short.
+        const least = Math.max(1, Math.ceil(total / (records.length >= 1000 ? 5 : 60)))
+        const most = Math.max(least, Math.min(2000, total + 1))
+        const top = small ? Math.min(most, Math.max(least, 7)) : most
+        // Smaller sizes more often (the square of a uniform share): more pages, more page edges among ties.
+        const size = least + Math.floor(sizeShare * sizeShare * (top - least + 1))
+        const seen: Array<unknown> = []
         let pages = 0
-        while (window !== null) {
-          const r = index(buildQuery(endpoints.bankTransactions, { window, order: o, field: f }), records)
+        for (let w: PageWindow | null = { start: 0, end: size }; w !== null; ) {
+          if (streams(w.end, records.length)) heap++
+          const r = index(buildQuery(endpoints.bankTransactions, { window: w, order: o, field: f, filters: filters.map((x) => ({ field: x.field, op: x.op, value: x.op === '$in' || x.op === '$nin' ? x.sent : (x.sent[0] as string | number) })) }), records)
           expect(r.status).toBe(200)
-          const page = r.body as ReadonlyArray<Transaction>
+          expect(r.headers).toEqual(expectedHeaders(w.start, w.end, total))
+          const page = r.body as ReadonlyArray<unknown>
           expect(page.length).toBeLessThanOrEqual(size)
-          seen.push(...page.map((t) => t.id))
-          window = nextWindow(window, page.length)
+          seen.push(...page)
+          w = nextWindow(w, page.length)
           pages++
         }
-        expect(seen).toEqual(naiveSort(records, f, o).map((t) => t.id))
-        expect(pages).toBe(Math.floor(records.length / size) + 1)
+        expect(pages).toBe(Math.floor(total / size) + 1)
+        // A partition: every record given that matches, each as many times as it was given, in page order.
+        expect(seen).toEqual(bruteSort(matching, f, o).map((k) => k.record))
+        if (pages > 2) reached.reach()
       }),
-      { numRuns: 300 }
+      { numRuns: heavyRuns(100) }
     )
-  })
+    reached.expectShare()
+    expect(heap).toBeGreaterThan(0)
+  }, HEAVY_TIMEOUT)
 
-  it('small pages over heavy ties still partition the collection', () => {
+  it('a page of any window, order, field and filters is the brute force, with exact headers', () => {
+    const reached = tally()
+    const pageCase = collectionSpec().chain((spec) =>
+      fc.record({
+        spec: fc.constant(spec),
+        field,
+        order,
+        filters: someFilters(spec),
+        start: share.map((x) => x * 1.1),
+        size: fc.oneof(fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 2000 }))
+      })
+    )
     fc.assert(
-      fc.property(tiedTransactions(120), fc.integer({ min: 1, max: 7 }), order, field, (records, size, o, f) => {
-        const seen: Array<string> = []
-        for (let w: PageWindow | null = { start: 0, end: size }; w !== null; ) {
-          const page = index(buildQuery(endpoints.bankTransactions, { window: w, order: o, field: f }), records).body as ReadonlyArray<Transaction>
-          seen.push(...page.map((t) => t.id))
-          w = nextWindow(w, page.length)
-        }
-        expect(seen).toEqual(naiveSort(records, f, o).map((t) => t.id))
+      fc.property(pageCase, ({ spec, field: f, order: o, filters, start: startShare, size }) => {
+        reached.run()
+        const known = buildCollection(spec)
+        const matching = bruteSort(bruteFilter(known, filters), f, o)
+        const start = Math.floor(startShare * matching.length)
+        const r = index(queryOf({ start, end: start + size, order: o, field: f, filters }), known.map((k) => k.record))
+        const expected = matching.slice(start, start + size).map((k) => k.record)
+        expect([r.status, r.headers]).toEqual([200, expectedHeaders(start, start + size, matching.length)])
+        expect(r.body).toEqual(expected)
+        if (expected.length > 0) reached.reach()
       }),
-      { numRuns: 200 }
+      { numRuns: heavyRuns(300) }
     )
-  })
+    reached.expectShare()
+  }, HEAVY_TIMEOUT)
 
-  it('a live feed over a growing collection sees every record once, ties included', () => {
+  it('over 2,000 to 4,000 records, windows that end early stream through the bounded heap and still give the brute force, window after window', () => {
+    const reached = tally()
+    const heapCase = collectionSpec(fc.integer({ min: 2000, max: 4000 })).chain((spec) =>
+      fc.record({
+        spec: fc.constant(spec),
+        field,
+        order,
+        filters: someFilters(spec),
+        size: fc.oneof(fc.integer({ min: 1, max: 7 }), fc.integer({ min: 1, max: 249 })),
+        windows: fc.integer({ min: 1, max: 4 })
+      })
+    )
+    fc.assert(
+      fc.property(heapCase, ({ spec, field: f, order: o, filters, size, windows }) => {
+        reached.run()
+        const known = buildCollection(spec)
+        const records = known.map((k) => k.record)
+        const matching = bruteSort(bruteFilter(known, filters), f, o)
+        let streamed = 0
+        for (let start = 0, n = 0; n < windows && streams(start + size, records.length); start += size, n++) {
+          const r = index(queryOf({ start, end: start + size, order: o, field: f, filters }), records)
+          expect([r.status, r.headers]).toEqual([200, expectedHeaders(start, start + size, matching.length)])
+          expect(r.body).toEqual(matching.slice(start, start + size).map((k) => k.record))
+          if (start < matching.length) streamed++
+        }
+        if (streamed > 0) reached.reach()
+      }),
+      { numRuns: heavyRuns(40) }
+    )
+    reached.expectShare()
+  }, HEAVY_TIMEOUT)
+
+  it('a live feed over a growing collection sees every record once, equal instants in any spelling included (R-46)', () => {
+    const reached = tally()
     fc.assert(
       fc.property(
-        fc.array(fc.array(fc.integer({ min: 0, max: 3 }), { maxLength: 15 }), { minLength: 1, maxLength: 8 }),
+        // Steps of 0 seconds in two runs of three: instants tie often, each spelled its own way.
+        fc.array(fc.array(fc.tuple(fc.constantFrom(0, 0, 0, 0, 1, 2), share), { minLength: 1, maxLength: 15, size: 'max' }), { minLength: 1, maxLength: 8 }),
         fc.integer({ min: 1, max: 6 }),
         (batches, size) => {
+          reached.run()
           const records: Array<Transaction> = []
+          const moments: Array<number> = []
           let clock = 0
           let cursor: LiveCursor = liveFeedStart
           const seen: Array<string> = []
           const poll = () => {
-            for (;;) {
+            // At most one page per record and one more: a feed that does not move on fails, not hangs.
+            for (let polls = 0; polls <= records.length + 1; polls++) {
               const page = index(liveFeedQuery(endpoints.bankTransactions, cursor, size), records).body as ReadonlyArray<Transaction>
               seen.push(...page.map((t) => t.id))
               cursor = nextLiveCursor(cursor, page)
@@ -90,66 +177,50 @@ describe('index endpoints: properties', () => {
             }
           }
           for (const batch of batches) {
-            // New records are never older than the newest so far; several share a second.
-            for (const step of batch) {
+            // New records are never older than the newest so far; several share a second, each spelled its own way.
+            for (const [step, pick] of batch) {
               clock += step
               const n = records.length
-              const at = `2026-11-22T10:${String(Math.floor(clock / 60) % 60).padStart(2, '0')}:${String(clock % 60).padStart(2, '0')}Z`
+              const at = spell(momentOf({ stride: 1000 }, clock), pick)
+              moments.push(clock)
               records.push({ id: `tx-${String(n).padStart(5, '0')}`, amount: n, status: 'pending', created_at: at, updated_at: at })
             }
             poll()
           }
           expect(seen).toEqual(records.map((t) => t.id))
+          const tiedAcrossSpellings = records.some((t, i) => i > 0 && moments[i] === moments[i - 1] && t.created_at !== records[i - 1]?.created_at)
+          if (tiedAcrossSpellings && records.length > size) reached.reach()
         }
       ),
-      { numRuns: 300 }
+      { numRuns: runs(300) }
     )
+    reached.expectShare()
   })
 
-  it("a filter's predicate agrees with a naive evaluator", () => {
-    const filter = fc.oneof(
-      fc.record({ field: fc.constant('amount'), op: fc.constantFrom<Operator>('$eq', '$ne', '$gt', '$gte', '$lt', '$lte'), value: fc.integer({ min: -4, max: 4 }) }),
-      fc.record({ field: fc.constant('amount'), op: fc.constantFrom<Operator>('$in', '$nin'), value: fc.array(fc.integer({ min: -4, max: 4 }), { maxLength: 4 }) }),
-      fc.record({ field: fc.constant('status'), op: fc.constantFrom<Operator>('$eq', '$ne'), value: fc.constantFrom('authorized', 'pending') }),
-      fc.record({
-        field: fc.constant('created_at'),
-        op: fc.constantFrom<Operator>('$eq', '$ne', '$gt', '$gte', '$lt', '$lte'),
-        value: fc.integer({ min: 0, max: 5 }).map((m) => `2026-11-22T07:0${m}:00-03:00`)
-      })
-    )
-    const naive = (t: Transaction, f: { field: string; op: Operator; value: unknown }): boolean => {
-      const left = f.field === 'amount' ? t.amount : f.field === 'status' ? t.status : Date.parse(t.created_at)
-      const norm = (v: unknown) => (f.field === 'created_at' ? Date.parse(v as string) : v)
-      const right = Array.isArray(f.value) ? f.value.map(norm) : norm(f.value)
-      switch (f.op) {
-        case '$eq': return left === right
-        case '$ne': return left !== right
-        case '$gt': return (left as number) > (right as number)
-        case '$gte': return (left as number) >= (right as number)
-        case '$lt': return (left as number) < (right as number)
-        case '$lte': return (left as number) <= (right as number)
-        case '$in': return (right as ReadonlyArray<unknown>).includes(left)
-        case '$nin': return !(right as ReadonlyArray<unknown>).includes(left)
-      }
-    }
+  it('firstK equals a full sort then slice, on the heap path in most runs', () => {
+    const reached = tally()
+    const arrays = fc.record({
+      n: fc.oneof(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 100, max: 3000 })),
+      seed: fc.integer(),
+      spread: fc.integer({ min: 1, max: 50 }),
+      k: share,
+      // k below n / 8 (the heap) in three runs of four, any k up to past n otherwise.
+      small: fc.constantFrom(true, true, true, false)
+    })
     fc.assert(
-      fc.property(tiedTransactions(80), fc.uniqueArray(filter, { maxLength: 3, selector: (f) => `${f.field}${f.op}` }), (records, filters) => {
-        const r = index(buildQuery(endpoints.bankTransactions, { window: { start: 0, end: 2000 }, filters }), records)
-        expect(r.status).toBe(200)
-        const expected = naiveSort(records.filter((t) => filters.every((f) => naive(t, f))), 'created_at', 'asc')
-        expect((r.body as ReadonlyArray<Transaction>).map((t) => t.id)).toEqual(expected.map((t) => t.id))
-        expect(r.headers['X-Total-Count']).toBe(String(expected.length))
-      }),
-      { numRuns: 500 }
-    )
-  })
-
-  it('firstK equals a full sort then slice', () => {
-    fc.assert(
-      fc.property(fc.uniqueArray(fc.integer()), fc.nat({ max: 300 }), (xs, k) => {
+      fc.property(arrays, ({ n, seed, spread, k: kShare, small }) => {
+        reached.run()
+        // Few distinct values, so that ties are many.
+        const xs = Array.from({ length: n }, (_, i) => ((Math.imul(seed ^ i, 2654435761) >>> 0) % spread) - Math.floor(spread / 2))
+        // On the heap path k is 1 or more and 8k stays below n.
+        const heapMost = Math.floor((n - 1) / 8)
+        const k = small && heapMost >= 1 ? 1 + Math.floor(kShare * heapMost) : Math.floor(kShare * (n + 2))
         expect(firstK(xs, k, (a, b) => a - b)).toEqual([...xs].sort((a, b) => a - b).slice(0, k))
-      })
+        if (k > 0 && streams(k, n)) reached.reach()
+      }),
+      { numRuns: runs(300) }
     )
+    reached.expectShare()
   })
 
   it('buildQuery round-trips through decodePageRequest', () => {
@@ -186,7 +257,7 @@ describe('index endpoints: properties', () => {
         const r = index(q, [])
         expect([200, 400, 416]).toContain(r.status)
       }),
-      { numRuns: 3000 }
+      { numRuns: runs(3000) }
     )
     const flood = Array.from({ length: 10_000 }, (_, i) => `amount[$gte]=${i}`).join('&')
     expect(index(flood, []).status).toBe(400)
