@@ -18,7 +18,7 @@ export {
   moneyMessages,
   type MoneyOperation
 } from './budget/money'
-export { permittedUpdateFields, hasFullBudgetRights, budgetRights, type Caller, type Role, type BudgetRights } from './budget/rights'
+export { permittedUpdateFields, hasFullBudgetRights, budgetRights, fieldPermissions, type BudgetRights, type FieldPermission } from './budget/permissions'
 export { advanceBudget, upcomingPeriods, scheduleOf, MAX_UPCOMING_PERIODS, type UpcomingPeriod } from './budget/advance'
 export { Budget } from './budget/stored'
 export {
@@ -37,7 +37,7 @@ export {
 } from './budget/model'
 export { decideUpdate, authorizeUpdate, fieldMessages, type UpdateRequest } from './budget/update'
 export { decodeUpdateBody, type Sent } from './budget/patch'
-export { changeRecurrence, type RecurrenceSettings } from './recurrence/change'
+export { changeRecurrence, type RecurrenceSettings } from './budget/recurrence-change'
 export {
   boundaryOf,
   indexAt,
@@ -57,10 +57,10 @@ export {
   toDayNumber,
   fromDayNumber
 } from './calendar/date'
-export { Session, authenticate, identify, budgetInScope, type Scope, type Identity } from './auth/session'
+export { Session, Role, authenticate, identify, budgetInScope, type Caller, type Scope, type Identity } from './auth/session'
 export { Request, HeadersCodec, headerOf, type Headers as HttpHeaders, type HeaderValue, type HeadersLike } from './http/request'
-export * as problem from './reply/problem'
-export type { Problem, FieldError } from './reply/problem'
+export * as problem from './decision/problem'
+export type { Problem, FieldError } from './decision/problem'
 export { problemReply, statusAndBody, messages, JSON_CONTENT_TYPE, type Reply } from './reply/reply'
 export { rules, type RuleId, type Reason, type RuleDescription } from './decision/rules'
 export type { Trail } from './decision/trail'

@@ -11,16 +11,15 @@
  * | 5 | `budget.scope` | the budget is null or another company's | 404, the same bytes as row 4 |
  *
  * @example
- * authenticate(request, session).result
+ * authenticate({ headers }, session).result
  * //=> right({ company_id: 'c-1', caller: { user_id: 'u-1', role: 'admin', permissions: [] } })
  *
  * @since 0.1.0
  */
 import * as t from 'io-ts'
-import { type Caller, Role } from '../budget/rights'
 import { chain, fail, pass, type Trail } from '../decision/trail'
 import { headerOf, type Request } from '../http/request'
-import * as problem from '../reply/problem'
+import * as problem from '../decision/problem'
 import { hasOwn } from '../json/value'
 import { describeValue } from '../json/describe'
 
@@ -29,7 +28,37 @@ import { describeValue } from '../json/describe'
 // -------------------------------------------------------------------------------------
 
 /**
+ * A member's role in a company.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type Role = 'owner' | 'admin' | 'member'
+
+/**
+ * @category codecs
+ * @since 0.1.0
+ */
+export const Role = /*#__PURE__*/ t.keyof({ owner: null, admin: null, member: null }, 'Role')
+
+/**
+ * The session's member view of one company.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface Caller {
+  readonly user_id: string
+  readonly role: Role
+  readonly permissions: ReadonlyArray<string>
+}
+
+/**
  * What the server resolved from the API key (contract section 2).
+ *
+ * @example
+ * Session.is({ user: null, memberships: {} }) //=> true
+ * Session.is({ user: null, memberships: { 'c-1': { role: 'Admin', permissions: [] } } }) //=> false
  *
  * @category codecs
  * @since 0.1.0
@@ -43,6 +72,9 @@ export const Session = /*#__PURE__*/ t.type(
 )
 
 /**
+ * The user the key resolved to (null: unknown, revoked or absent key) and their memberships,
+ * by company id.
+ *
  * @category model
  * @since 0.1.0
  */
@@ -50,6 +82,10 @@ export type Session = t.TypeOf<typeof Session>
 
 /**
  * An authenticated caller in the scope of one company.
+ *
+ * @example
+ * authenticate({ headers }, session).result
+ * //=> right({ company_id: 'c-1', caller: { user_id: 'u-1', role: 'admin', permissions: [] } })
  *
  * @category model
  * @since 0.1.0
@@ -61,6 +97,9 @@ export interface Scope {
 
 /**
  * A verified user, before any company is chosen.
+ *
+ * @example
+ * identify({ headers: { Authorization: 'Bearer k' } }, session).result //=> right({ user_id: 'u-1' })
  *
  * @category model
  * @since 0.1.0
@@ -79,6 +118,10 @@ const BEARER = /^bearer +([!-~]+) *$/i
 /**
  * Rows 1 and 2: a bearer key that resolved to a user whose email is verified. Enough for
  * endpoints without company-id (GET /v1/companies).
+ *
+ * @example
+ * identify({ headers: { Authorization: 'Basic k' } }, session).result
+ * //=> left({ _tag: 'Unauthenticated', rule: 'auth.bearer', detail: 'Authorization is not of the form "Bearer <key>"' })
  *
  * @category rules
  * @since 0.1.0
@@ -100,6 +143,10 @@ export const identify = (request: Request, session: Session): Trail<Identity> =>
 
 /**
  * Rows 1 to 4: an authenticated member of the company that company-id names.
+ *
+ * @example
+ * authenticate({ headers: { ...headers, 'company-id': 'c-2' } }, session).result
+ * //=> left({ _tag: 'NotFound', rule: 'auth.membership', detail: 'user u-1 is not a member of company c-2' })
  *
  * @category rules
  * @since 0.1.0
@@ -125,6 +172,12 @@ export const authenticate = (request: Request, session: Session): Trail<Scope> =
  * Row 5: the budget the path names exists in the caller's company. Only `company_id` is read:
  * a budget of another company gets the very reply of a budget that does not exist, whatever
  * else it holds, malformed or not (R-17).
+ *
+ * @example
+ * const scope = { company_id: 'c-1', caller: { user_id: 'u-1', role: 'admin', permissions: [] } } as const
+ * budgetInScope(scope, budget).result //=> right(budget)
+ * budgetInScope(scope, { ...budget, company_id: 'c-2' }).result
+ * //=> left({ _tag: 'NotFound', rule: 'budget.scope', detail: 'budget b-1 belongs to another company' })
  *
  * @category rules
  * @since 0.1.0

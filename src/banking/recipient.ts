@@ -18,8 +18,8 @@
  * @since 0.1.0
  */
 import { either as E } from 'fp-ts'
-import * as problem from '../reply/problem'
-import type { FieldError, Problem } from '../reply/problem'
+import * as problem from '../decision/problem'
+import type { FieldError, Problem } from '../decision/problem'
 import { isJsonObject, ownValue } from '../json/value'
 import { nameError, nameMessages } from '../validation/name'
 
@@ -29,6 +29,10 @@ import { nameError, nameMessages } from '../validation/name'
 
 /**
  * A valid recipient, normalised.
+ *
+ * @example
+ * validateBankRecipient({ rut: '12.345.678-5', account_number: '00-123-456', bank_id: 'bank-1', name: ' Ana Pérez ' }, { bank_ids: ['bank-1'], enrolled: [] })
+ * //=> right({ rut: '12345678-5', account_number: '00123456', bank_id: 'bank-1', name: 'Ana Pérez' })
  *
  * @category model
  * @since 0.1.0
@@ -44,6 +48,11 @@ export interface BankRecipient {
  * What the validator needs from the server: the banks it knows and the recipients already
  * enrolled (in any spelling; they are normalised before comparing).
  *
+ * @example
+ * const context = { bank_ids: ['bank-1'], enrolled: [{ rut: '12.345.678-5', bank_id: 'bank-1', account_number: '00-123-456' }] }
+ * validateBankRecipient({ rut: '12345678-5', account_number: '00123456', bank_id: 'bank-1', name: 'Ana' }, context)
+ * //=> left({ _tag: 'Conflict', rule: 'recipient.conflict', detail: 'The recipient is already enrolled' })
+ *
  * @category model
  * @since 0.1.0
  */
@@ -53,6 +62,11 @@ export interface RecipientContext {
 }
 
 /**
+ * The texts of a bank recipient's 422 field errors and of its 409.
+ *
+ * @example
+ * recipientMessages.checkDigit //=> 'has a wrong check digit'
+ *
  * @category constants
  * @since 0.1.0
  */
@@ -72,6 +86,9 @@ export const recipientMessages = {
 
 /**
  * The check digit of a RUT's number (its digits, without dots).
+ *
+ * @example
+ * rutCheckDigit('12345678') //=> '5'
  *
  * @category utils
  * @since 0.1.0
@@ -102,6 +119,10 @@ const readRut = (text: string): RutReading => {
 /**
  * The RUT as `12345678-5`, or `null` when it is malformed or its check digit is wrong.
  *
+ * @example
+ * normaliseRut('12.345.678-5') //=> '12345678-5'
+ * normaliseRut('12345678-4') //=> null
+ *
  * @category utils
  * @since 0.1.0
  */
@@ -121,6 +142,12 @@ const ACCOUNT = /^\d{5,20}$/
 
 /**
  * The normalised recipient, or its 422 (every invalid field) or 409 (already enrolled).
+ *
+ * @example
+ * const invalid = validateBankRecipient({ rut: '12.345.678-4', account_number: '12', bank_id: 'bank-9', name: '' }, { bank_ids: ['bank-1'], enrolled: [] })
+ * invalid._tag === 'Left' && invalid.left._tag === 'Invalid' && invalid.left.errors
+ * //=> [{ field: 'rut', messages: ['has a wrong check digit'] }, { field: 'account_number', messages: ['must be 5 to 20 digits'] },
+ * //    { field: 'bank_id', messages: ['is not a known bank'] }, { field: 'name', messages: ["can't be blank"] }]
  *
  * @category rules
  * @since 0.1.0

@@ -6,16 +6,23 @@
  *
  * @example
  * authorizeTransaction({ id: 'tx-1', status: 'pending' }) //=> right({ id: 'tx-1', status: 'authorized' })
- * authorizeTransaction({ id: 'tx-1', status: 'authorized' }) //=> left({ _tag: 'Conflict', rule: 'transaction.authorize', ... })
+ * authorizeTransaction({ id: 'tx-1', status: 'authorized' })
+ * //=> left({ _tag: 'Conflict', rule: 'transaction.authorize', detail: 'The transaction is already authorized' })
  *
  * @since 0.1.0
  */
 import { either as E } from 'fp-ts'
 import { describeValue } from '../json/describe'
-import * as problem from '../reply/problem'
-import type { Problem } from '../reply/problem'
+import * as problem from '../decision/problem'
+import type { Problem } from '../decision/problem'
 
 /**
+ * The statuses a bank transaction may have; only a pending one can be authorized.
+ *
+ * @example
+ * authorizeTransaction({ id: 'tx-1', status: 'declined' as TransactionStatus })
+ * //=> throws TypeError('authorizeTransaction: status must be pending or authorized, not "declined"')
+ *
  * @category model
  * @since 0.1.0
  */
@@ -25,6 +32,10 @@ export type TransactionStatus = 'authorized' | 'pending'
  * The transaction authorized, as a new object with its own enumerable fields and `status:
  * 'authorized'`; or the 409 of one already authorized. The status is read once (a getter may
  * answer differently twice). Throws a `TypeError` for any other status.
+ *
+ * @example
+ * authorizeTransaction({ id: 'tx-2', company_id: 'c-1', amount: 800, status: 'pending' })
+ * //=> right({ id: 'tx-2', company_id: 'c-1', amount: 800, status: 'authorized' })
  *
  * @category rules
  * @since 0.1.0

@@ -14,6 +14,7 @@
  *
  * @example
  * // monthly from 2027-01-31, the period in progress ending 2027-02-28
+ * const b = { ...budget, created_on: '2027-01-31', recurrence_starts_on: '2027-01-31', period_starts_on: '2027-01-31', period_ends_on: '2027-02-28' }
  * advanceBudget(b, '2027-04-02')
  * //=> { ...b, period_starts_on: '2027-03-31', period_ends_on: '2027-04-30', period_amount_cents: b.base_amount_cents }
  *
@@ -31,6 +32,10 @@ import { readBudget } from './stored'
 
 /**
  * The renewal schedule of a budget's current settings, or `null` when it does not renew.
+ *
+ * @example
+ * scheduleOf(budget) //=> { anchor: '2025-10-18', unit: 'month', every: 1 }
+ * scheduleOf({ ...budget, recurrence_unit: null, recurrence_every: null, base_amount_cents: null, recurrence_starts_on: null }) //=> null
  *
  * @category utils
  * @since 0.1.0
@@ -79,6 +84,12 @@ export const advance = (budget: Budget, today: CalendarDate): Budget => {
  * The budget as of `today`, as a fresh plain object. A budget that is not consistent (R-17) or
  * a `today` that is not a date is a `TypeError` (R-19).
  *
+ * @example
+ * // monthly from 2025-10-18, the period in progress 2026-11-18..2026-12-18
+ * advanceBudget(budget, '2027-01-20') //=> { ...budget, period_starts_on: '2027-01-18', period_ends_on: '2027-02-18' }
+ * advanceBudget({ ...budget, ends_on: '2026-12-01' }, '2026-12-01') //=> { ...budget, ends_on: '2026-12-01', status: 'closing' }
+ * advanceBudget(budget, '2026-02-30') //=> throws TypeError('advanceBudget: today is "2026-02-30", not a date (YYYY-MM-DD)')
+ *
  * @category utils
  * @since 0.1.0
  */
@@ -86,6 +97,9 @@ export const advanceBudget = (budget: Budget, today: CalendarDate): Budget => ad
 
 /**
  * A period after the one in progress, with the amount it will start with.
+ *
+ * @example
+ * upcomingPeriods(budget, '2026-11-22', 1) //=> [{ starts_on: '2026-12-18', ends_on: '2027-01-18', amount_cents: 50000 }]
  *
  * @category model
  * @since 0.1.0
@@ -98,6 +112,9 @@ export interface UpcomingPeriod {
 
 /**
  * The most periods {@link upcomingPeriods} returns, whatever `n` asks for (R-19).
+ *
+ * @example
+ * upcomingPeriods(budget, '2026-11-22', Infinity).length //=> MAX_UPCOMING_PERIODS
  *
  * @category constants
  * @since 0.1.0
@@ -115,10 +132,12 @@ export const MAX_UPCOMING_PERIODS = 1000
  * with `p.amount_cents` its amount.
  *
  * @example
- * // monthly from 2027-01-31, 10,000 cents, today 2027-02-10
+ * // monthly from 2027-01-31, 50,000 cents, today 2027-02-10
+ * const b = { ...budget, created_on: '2027-01-31', recurrence_starts_on: '2027-01-31', period_starts_on: '2027-01-31', period_ends_on: '2027-02-28' }
  * upcomingPeriods(b, '2027-02-10', 2)
- * //=> [{ starts_on: '2027-02-28', ends_on: '2027-03-31', amount_cents: 10000 },
- * //    { starts_on: '2027-03-31', ends_on: '2027-04-30', amount_cents: 10000 }]
+ * //=> [{ starts_on: '2027-02-28', ends_on: '2027-03-31', amount_cents: 50000 },
+ * //    { starts_on: '2027-03-31', ends_on: '2027-04-30', amount_cents: 50000 }]
+ * upcomingPeriods(b, '2027-02-10', 2.5) //=> throws TypeError('upcomingPeriods: n is 2.5, not a whole number or Infinity')
  *
  * @category utils
  * @since 0.1.0

@@ -23,18 +23,33 @@ const keyed = <K extends string>(keys: ReadonlyArray<K>, name: string) =>
 /**
  * Who can use the group (R-1).
  *
+ * @example
+ * BudgetFields.props.access.is('members') //=> true
+ * BudgetFields.props.access.is('Members') //=> false
+ *
  * @category model
  * @since 0.1.0
  */
 export type Access = 'everyone' | 'members'
 
 /**
+ * Every {@link Access}, for a UI's choice.
+ *
+ * @example
+ * accessValues //=> ['everyone', 'members']
+ *
  * @category model
  * @since 0.1.0
  */
 export const accessValues: ReadonlyArray<Access> = ['everyone', 'members']
 
 /**
+ * A funded budget holds a balance (top_up, withdraw); a tracking budget only plans an amount
+ * per period (amount). It never changes.
+ *
+ * @example
+ * BudgetFields.props.mode.is('tracking') //=> true
+ *
  * @category model
  * @since 0.1.0
  */
@@ -42,6 +57,9 @@ export type Mode = 'funded' | 'tracking'
 
 /**
  * A closing budget has reached its closing date but has not closed yet (R-3).
+ *
+ * @example
+ * BudgetFields.props.status.is('closing') //=> true
  *
  * @category model
  * @since 0.1.0
@@ -59,12 +77,19 @@ export interface CentsBrand {
 /**
  * An amount of money in integer cents, `0 <= n <= Number.MAX_SAFE_INTEGER`.
  *
+ * @example
+ * Cents.is(5000) //=> true
+ * Cents.is(50.5) //=> false
+ * Cents.is(-1) //=> false
+ *
  * @category model
  * @since 0.1.0
  */
 export type Cents = t.Branded<number, CentsBrand>
 
 /**
+ * The io-ts codec of {@link Cents}.
+ *
  * @category codecs
  * @since 0.1.0
  */
@@ -85,12 +110,18 @@ export interface EveryBrand {
 /**
  * How many units one period lasts: an integer from 1 to 366.
  *
+ * @example
+ * Every.is(366) //=> true
+ * Every.is(367) //=> false
+ *
  * @category model
  * @since 0.1.0
  */
 export type Every = t.Branded<number, EveryBrand>
 
 /**
+ * The io-ts codec of {@link Every}.
+ *
  * @category codecs
  * @since 0.1.0
  */
@@ -109,6 +140,10 @@ const nullable = <C extends t.Mixed>(c: C) => t.union([c, t.null])
 /**
  * The fields of a budget and the type of each (contract section 2). Reading a stored budget
  * (`./stored.ts`) checks each field with these codecs, then the budget as a whole.
+ *
+ * @example
+ * BudgetFields.is(budget) //=> true
+ * BudgetFields.is({ ...budget, balance_cents: -1 }) //=> false
  *
  * @category codecs
  * @since 0.1.0
@@ -142,6 +177,9 @@ export const BudgetFields = /*#__PURE__*/ t.type(
 /**
  * A budget (balance group), contract section 2.
  *
+ * @example
+ * BudgetFields.is(budget) //=> true
+ *
  * @category model
  * @since 0.1.0
  */
@@ -149,6 +187,9 @@ export type Budget = t.TypeOf<typeof BudgetFields>
 
 /**
  * A budget as plain JSON, before decoding: what a server reads from its store.
+ *
+ * @example
+ * BudgetFields.encode(budget) //=> budget
  *
  * @category model
  * @since 0.1.0
@@ -158,12 +199,22 @@ export type BudgetJson = t.OutputOf<typeof BudgetFields>
 /**
  * The keys of a budget, in the order of contract section 2.
  *
+ * @example
+ * isBudgetField('balance_cents') //=> true
+ * isBudgetField('balance') //=> false
+ *
  * @category model
  * @since 0.1.0
  */
 export type BudgetField = keyof Budget
 
 /**
+ * Every {@link BudgetField}, in the order of contract section 2.
+ *
+ * @example
+ * budgetFields.length //=> 20
+ * budgetFields.slice(0, 3) //=> ['id', 'company_id', 'name']
+ *
  * @category model
  * @since 0.1.0
  */
@@ -171,6 +222,10 @@ export const budgetFields = /*#__PURE__*/ Object.keys(BudgetFields.props) as Rea
 
 /**
  * The fields an update may change, in the spec's order.
+ *
+ * @example
+ * updateFields
+ * //=> ['name', 'description', 'access', 'ends_on', 'manager_id', 'recurrence_unit', 'recurrence_every', 'base_amount_cents']
  *
  * @category model
  * @since 0.1.0
@@ -187,6 +242,11 @@ export const updateFields = [
 ] as const
 
 /**
+ * A field an update may change.
+ *
+ * @example
+ * updateFields.includes('balance_cents' as UpdateField) //=> false
+ *
  * @category model
  * @since 0.1.0
  */
@@ -195,18 +255,21 @@ export type UpdateField = (typeof updateFields)[number]
 /**
  * The update fields only full budget rights may change (spec section 5).
  *
+ * @example
+ * recurrenceFields //=> ['recurrence_unit', 'recurrence_every', 'base_amount_cents']
+ *
  * @category model
  * @since 0.1.0
  */
 export const recurrenceFields = ['recurrence_unit', 'recurrence_every', 'base_amount_cents'] as const
 
 /**
- * @category refinements
- * @since 0.1.0
- */
-export const isUpdateField = (key: string): key is UpdateField => (updateFields as ReadonlyArray<string>).includes(key)
-
-/**
+ * Whether `key` is a field of a budget (own fields only, not `toString` or `__proto__`).
+ *
+ * @example
+ * isBudgetField('name') //=> true
+ * isBudgetField('__proto__') //=> false
+ *
  * @category refinements
  * @since 0.1.0
  */

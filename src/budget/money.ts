@@ -12,16 +12,20 @@
  * - amount changes `period_amount_cents` only.
  *
  * @example
- * decideMoney('withdraw', funded, [{ amount_cents: 500 }]) // balance_cents - 500, or a 422 past the balance
+ * applyMoney('withdraw', budget, 500).result //=> right({ ...budget, balance_cents: 19500 })
+ * applyMoney('withdraw', budget, 25000).result
+ * //=> left({ _tag: 'Invalid', rule: 'money.validation', detail: 'amount_cents: must not exceed the balance of 20000 cents',
+ * //     errors: [{ field: 'amount_cents', messages: ['must not exceed the balance of 20000 cents'] }] })
  *
  * @since 0.1.0
  */
 import { either as E } from 'fp-ts'
 import { fail, pass, type Trail } from '../decision/trail'
-import * as problem from '../reply/problem'
-import type { FieldError } from '../reply/problem'
+import * as problem from '../decision/problem'
+import type { FieldError } from '../decision/problem'
 import { type Budget, type Cents, Cents as CentsCodec, type Mode } from './model'
-import { type Caller, hasFullBudgetRights } from './rights'
+import type { Caller } from '../auth/session'
+import { hasFullBudgetRights } from './permissions'
 import { jsonObjectBody } from '../http/body'
 import { hasOwn } from '../json/value'
 
@@ -30,6 +34,13 @@ import { hasOwn } from '../json/value'
 // -------------------------------------------------------------------------------------
 
 /**
+ * The money operations: POST top_up and withdraw move a funded budget's balance; PATCH amount
+ * sets a tracking budget's amount for the period in progress.
+ *
+ * @example
+ * applyMoney('amount', { ...budget, mode: 'tracking', balance_cents: null }, 80000).result
+ * //=> right({ ...budget, mode: 'tracking', balance_cents: null, period_amount_cents: 80000 })
+ *
  * @category model
  * @since 0.1.0
  */
@@ -41,13 +52,18 @@ const modeOf: Readonly<Record<MoneyOperation, Mode>> = { top_up: 'funded', withd
 /**
  * The texts of the 422 field errors of the money operations.
  *
+ * @example
+ * moneyMessages.overBalance(20000) //=> 'must not exceed the balance of 20000 cents'
+ *
  * @category constants
  * @since 0.1.0
  */
 export const moneyMessages = {
+  /** `mode`: the operation does not apply to the budget's mode. */
   mode: (operation: MoneyOperation) => `must be ${modeOf[operation]} for ${operation}`,
   positive: 'must be a whole number of cents greater than 0',
   nonNegative: 'must be a whole number of cents, 0 or more',
+  /** `amount_cents`: a withdrawal larger than the balance. */
   overBalance: (balance: number) => `must not exceed the balance of ${balance} cents`,
   overflow: 'would take the balance past the largest amount the service holds'
 } as const
@@ -58,6 +74,10 @@ export const moneyMessages = {
 
 /**
  * Full budget rights only; a manager or co-manager is refused like anyone else.
+ *
+ * @example
+ * authorizeMoney({ user_id: 'u-7', role: 'member', permissions: [] }, budget).result
+ * //=> left({ _tag: 'GuardRejected', rule: 'money.permission', detail: 'user u-7 may not move money of budget b-1' })
  *
  * @category rules
  * @since 0.1.0
@@ -70,6 +90,10 @@ export const authorizeMoney = (caller: Caller, budget: Budget): Trail<Caller> =>
 /**
  * The body `{"amount_cents": <number>}`: 400 when it is not JSON, not an object, or its
  * amount_cents is missing or not a number. Other keys are ignored.
+ *
+ * @example
+ * decodeMoneyBody('{"amount_cents":5000}').result //=> right(5000)
+ * decodeMoneyBody('{"amount":5000}').result //=> left({ _tag: 'BadRequest', rule: 'money.body', detail: 'amount_cents is required' })
  *
  * @category rules
  * @since 0.1.0
@@ -89,6 +113,10 @@ export const decodeMoneyBody = (body: string | undefined): Trail<number> => {
 /**
  * Money moves only on an open budget (as of today).
  *
+ * @example
+ * moneyStatus({ ...budget, status: 'closing' }).result
+ * //=> left({ _tag: 'Conflict', rule: 'money.status', detail: 'The budget is closing' })
+ *
  * @category rules
  * @since 0.1.0
  */
@@ -99,6 +127,10 @@ export const moneyStatus = (budget: Budget): Trail<Budget> =>
 
 /**
  * The mode and the amount, every invalid field named, then the budget after the operation.
+ *
+ * @example
+ * applyMoney('top_up', budget, 5000).reasons
+ * //=> [{ rule: 'money.validation', detail: 'funded budget, 5000 cents' }, { rule: 'money.apply', detail: 'balance_cents 20000 -> 25000' }]
  *
  * @category rules
  * @since 0.1.0

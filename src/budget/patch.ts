@@ -9,13 +9,13 @@
  * decodeUpdateBody('{"budget":{"name":"Travel"}}')
  * //=> right([{ key: 'name', value: 'Travel' }])
  * decodeUpdateBody('{"name":"Travel"}')
- * //=> left({ _tag: 'PreconditionFailed', rule: 'budget.body.wrapper', ... })
+ * //=> left({ _tag: 'PreconditionFailed', rule: 'budget.body.wrapper', detail: 'no "budget" key in the body' })
  *
  * @since 0.1.0
  */
 import { either as E } from 'fp-ts'
-import * as problem from '../reply/problem'
-import type { Problem } from '../reply/problem'
+import * as problem from '../decision/problem'
+import type { Problem } from '../decision/problem'
 import type { UpdateField } from './model'
 import { jsonObjectBody } from '../http/body'
 import { hasOwn, isJsonObject, ownValue } from '../json/value'
@@ -26,6 +26,9 @@ import { hasOwn, isJsonObject, ownValue } from '../json/value'
 
 /**
  * One key the client sent inside `budget`, with its JSON value.
+ *
+ * @example
+ * decodeUpdateBody('{"budget":{"name":"Travel","ends_on":null}}') //=> right([{ key: 'name', value: 'Travel' }, { key: 'ends_on', value: null }])
  *
  * @category model
  * @since 0.1.0
@@ -71,6 +74,10 @@ const wrongTypes = (budget: Record<string, unknown>): ReadonlyArray<string> =>
 
 /**
  * The keys sent inside `budget`, in the order sent, or the 400 or 412 problem of the body.
+ *
+ * @example
+ * decodeUpdateBody('{"budget":{"name":"Travel"}}') //=> right([{ key: 'name', value: 'Travel' }])
+ * decodeUpdateBody('{"budget":{"name":7}}') //=> left({ _tag: 'BadRequest', rule: 'budget.body.type', detail: 'budget.name must be a string' })
  *
  * @category utils
  * @since 0.1.0

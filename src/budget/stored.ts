@@ -18,7 +18,7 @@
  * contract section 2, each equal to `b`'s.
  *
  * @example
- * readBudget({ ...row, recurrence_unit: 'month', recurrence_every: null })
+ * readBudget({ ...budget, recurrence_unit: 'month', recurrence_every: null })
  * //=> left(['recurrence_every is null while recurrence_unit is "month"'])
  *
  * @since 0.1.0
@@ -37,6 +37,9 @@ import { type Budget as BudgetModel, budgetFields, type BudgetField, BudgetField
  * The fields of a stored budget as read, before they are checked, and the fields whose getter
  * threw.
  *
+ * @example
+ * readRow({ ...budget, name: 7 }).values.name //=> 7
+ *
  * @category model
  * @since 0.1.0
  */
@@ -52,6 +55,10 @@ export interface BudgetRow {
 /**
  * Reads every field of `u` once, by property access. `u` must be an object (a class instance
  * or a function with properties counts); a getter that throws leaves its field unreadable.
+ *
+ * @example
+ * readRow(Object.create(budget)).values.name //=> 'Team lunch'
+ * readRow({ get name() { throw new Error('gone') } }).unreadable.includes('name') //=> true
  *
  * @category constructors
  * @since 0.1.0
@@ -102,6 +109,9 @@ const inconsistencies = (b: BudgetModel): Array<string> => {
  * The budget a row holds, as a fresh plain object, or every problem found in it: unreadable
  * fields, fields of the wrong type, then inconsistencies.
  *
+ * @example
+ * checkRow(readRow({ ...budget, balance_cents: -1 })) //=> left(['balance_cents is -1, not (Cents | null)'])
+ *
  * @category rules
  * @since 0.1.0
  */
@@ -122,6 +132,9 @@ export const checkRow = (row: BudgetRow): E.Either<ReadonlyArray<string>, Budget
 /**
  * A stored budget read and checked (R-17, R-18): {@link readRow} then {@link checkRow}.
  *
+ * @example
+ * readBudget(null) //=> left(['the budget is null, not an object'])
+ *
  * @category rules
  * @since 0.1.0
  */
@@ -131,6 +144,11 @@ export const readBudget = (u: unknown): E.Either<ReadonlyArray<string>, BudgetMo
     : E.left([`the budget is ${describeValue(u)}, not an object`])
 
 /**
+ * A budget (balance group), contract section 2: what {@link Budget} decodes.
+ *
+ * @example
+ * Budget.is(budget) //=> true
+ *
  * @category model
  * @since 0.1.0
  */
@@ -141,9 +159,10 @@ export type Budget = BudgetModel
  * class instances and ORM rows, checks consistency, and returns a fresh plain object.
  *
  * @example
- * import { Budget } from 'budget-rules'
- *
- * Budget.decode(row) // Either<Errors, Budget>
+ * // an ORM row (its fields inherited) reads as the plain budget it stands for
+ * Budget.decode(Object.create(budget)) //=> right(budget)
+ * // a tracking budget has no balance
+ * Budget.is({ ...budget, mode: 'tracking' }) //=> false
  *
  * @category codecs
  * @since 0.1.0

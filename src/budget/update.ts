@@ -20,11 +20,11 @@
 import { either as E, function as fn } from 'fp-ts'
 import { type CalendarDate, isCalendarDate } from '../calendar/date'
 import type { Reason } from '../decision/rules'
-import { chain, fail, pass, type Trail } from '../decision/trail'
-import { changeRecurrence, type RecurrenceSettings } from '../recurrence/change'
+import { chain, fail, of, pass, type Trail } from '../decision/trail'
+import { changeRecurrence, type RecurrenceSettings } from './recurrence-change'
 import { type RecurrenceUnit, recurrenceUnits } from '../recurrence/schedule'
-import * as problem from '../reply/problem'
-import type { FieldError } from '../reply/problem'
+import * as problem from '../decision/problem'
+import type { FieldError } from '../decision/problem'
 import type { Sent } from './patch'
 import {
   type Access,
@@ -37,7 +37,8 @@ import {
   isBudgetField,
   recurrenceFields
 } from './model'
-import { type BudgetRights, type Caller, budgetRights } from './rights'
+import type { Caller } from '../auth/session'
+import { type BudgetRights, budgetRights, fieldPermissions, type FieldPermission } from './permissions'
 import { nameError, nameMessages } from '../validation/name'
 
 // -------------------------------------------------------------------------------------
@@ -99,37 +100,39 @@ const changedKeys = (r: UpdateRequest): ReadonlyArray<Sent> =>
 
 const changes = (changed: ReadonlyArray<Sent>, key: string): boolean => changed.some((s) => s.key === key)
 
-/** Rows 9 and 10: fields only full budget rights may change (a value already held is no change). */
-const onlyFullRights =
-  (
-    rule: 'budget.permission.manager' | 'budget.permission.recurrence',
-    fields: ReadonlyArray<string>,
-    error_code: string,
-    unchanged: string,
-    what: string
-  ) =>
+type FullRightsOnly = Extract<FieldPermission, { readonly needs: 'full' }>
+
+/**
+ * Rows 9 and 10, as the permission table has them: for each rule that guards fields only full
+ * budget rights may change, in the order its fields first appear, the fields it guards.
+ */
+const fullRightsChecks: ReadonlyArray<{ readonly permission: FullRightsOnly; readonly fields: ReadonlyArray<string> }> =
+  /*#__PURE__*/ (() => {
+    const byRule = new Map<string, { permission: FullRightsOnly; fields: Array<string> }>()
+    for (const [field, permission] of Object.entries(fieldPermissions) as ReadonlyArray<[string, FieldPermission]>) {
+      if (permission.needs !== 'full') continue
+      const check = byRule.get(permission.rule) ?? { permission, fields: [] }
+      check.fields.push(field)
+      byRule.set(permission.rule, check)
+    }
+    return [...byRule.values()]
+  })()
+
+/** One of rows 9 and 10: a caller without full rights changes none of the fields it guards. */
+const checkFullRightsOnly =
+  ({ permission, fields }: (typeof fullRightsChecks)[number]) =>
   (r: UpdateRequest, changed: ReadonlyArray<Sent>): Trail<unknown> =>
     r.rights === 'full'
-      ? pass(rule, 'full budget rights', null)
+      ? pass(permission.rule, 'full budget rights', null)
       : !fields.some((f) => changes(changed, f))
-        ? pass(rule, unchanged, null)
-        : fail(problem.forbidden(rule, error_code, `Only an admin or a user with budgets_manage can change the ${what}`))
-
-const checkManagerPermission = onlyFullRights(
-  'budget.permission.manager',
-  ['manager_id'],
-  'budgets/cannot_change_manager',
-  'manager_id not changed',
-  'manager'
-)
-
-const checkRecurrencePermission = onlyFullRights(
-  'budget.permission.recurrence',
-  recurrenceFields,
-  'budgets/cannot_change_recurrence',
-  'recurrence not changed',
-  'recurrence'
-)
+        ? pass(permission.rule, `${fields.length === 1 ? (fields[0] as string) : permission.what} not changed`, null)
+        : fail(
+            problem.forbidden(
+              permission.rule,
+              permission.error_code,
+              `Only an admin or a user with budgets_manage can change the ${permission.what}`
+            )
+          )
 
 const checkNotClosed = (r: UpdateRequest): Trail<unknown> =>
   r.budget.status === 'closed'
@@ -249,8 +252,8 @@ const apply = (r: UpdateRequest, changed: ReadonlyArray<Sent>, c: Changes): Trai
 }
 
 /**
- * Rows 9 to 13 in order: manager permission, recurrence permission, closed, validation, then
- * the updated budget.
+ * Rows 9 to 13 in order: manager permission, recurrence permission (both from the permission
+ * table), closed, validation, then the updated budget.
  *
  * @category rules
  * @since 0.1.0
@@ -258,8 +261,7 @@ const apply = (r: UpdateRequest, changed: ReadonlyArray<Sent>, c: Changes): Trai
 export const decideUpdate = (r: UpdateRequest): Trail<Budget> => {
   const changed = changedKeys(r)
   return fn.pipe(
-    checkManagerPermission(r, changed),
-    chain(() => checkRecurrencePermission(r, changed)),
+    fullRightsChecks.reduce<Trail<unknown>>((trail, check) => chain(() => checkFullRightsOnly(check)(r, changed))(trail), of(null)),
     chain(() => checkNotClosed(r)),
     chain(() => validate(r, changed)),
     chain((c: Changes) => apply(r, changed, c))

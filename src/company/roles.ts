@@ -15,10 +15,10 @@
  * @since 0.1.0
  */
 import { either as E } from 'fp-ts'
-import type { Caller, Role } from '../budget/rights'
+import type { Caller, Role } from '../auth/session'
 import { describeValue } from '../json/describe'
-import * as problem from '../reply/problem'
-import type { Problem } from '../reply/problem'
+import * as problem from '../decision/problem'
+import type { Problem } from '../decision/problem'
 
 const isRole = (u: unknown): u is Role => u === 'owner' || u === 'admin' || u === 'member'
 

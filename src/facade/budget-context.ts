@@ -14,7 +14,7 @@ import { type BudgetRow, checkRow, readRow } from '../budget/stored'
 import { CalendarDate } from '../calendar/date'
 import { bind, chain, fail, map, pass, type Trail } from '../decision/trail'
 import { Request } from '../http/request'
-import * as problem from '../reply/problem'
+import * as problem from '../decision/problem'
 import type { Reply } from '../reply/reply'
 import { respondWith, settle } from './context'
 

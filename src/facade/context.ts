@@ -9,7 +9,7 @@ import { either as E } from 'fp-ts'
 import * as t from 'io-ts'
 import type { Trail } from '../decision/trail'
 import { problemReply, reply, type Reply } from '../reply/reply'
-import * as problem from '../reply/problem'
+import * as problem from '../decision/problem'
 
 // -------------------------------------------------------------------------------------
 // utils

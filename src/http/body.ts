@@ -10,8 +10,8 @@
 import { either as E } from 'fp-ts'
 import type { RuleId } from '../decision/rules'
 import { isJsonObject } from '../json/value'
-import * as problem from '../reply/problem'
-import type { Problem } from '../reply/problem'
+import * as problem from '../decision/problem'
+import type { Problem } from '../decision/problem'
 
 /**
  * @category utils

@@ -19,8 +19,8 @@
  */
 import { either as E } from 'fp-ts'
 import { compareInstants, type Instant, parseInstant } from '../calendar/instant'
-import * as problem from '../reply/problem'
-import type { Problem } from '../reply/problem'
+import * as problem from '../decision/problem'
+import type { Problem } from '../decision/problem'
 import { type Endpoint, type FieldType, fieldOf } from './endpoint'
 
 // -------------------------------------------------------------------------------------

@@ -11,8 +11,8 @@
  * @since 0.1.0
  */
 import { either as E } from 'fp-ts'
-import * as problem from '../reply/problem'
-import type { Problem } from '../reply/problem'
+import * as problem from '../decision/problem'
+import type { Problem } from '../decision/problem'
 import type { PageWindow } from './window'
 
 /**

@@ -10,8 +10,8 @@
  */
 import { either as E, function as fn } from 'fp-ts'
 import { chain, check, type Trail } from '../decision/trail'
-import * as problem from '../reply/problem'
-import type { Problem } from '../reply/problem'
+import * as problem from '../decision/problem'
+import type { Problem } from '../decision/problem'
 import type { Endpoint } from './endpoint'
 import { decodeFilter, type Filter } from './filter'
 import { decodeQuery, type QueryParameter } from './query'

@@ -11,8 +11,8 @@
  * @since 0.1.0
  */
 import { either as E } from 'fp-ts'
-import * as problem from '../reply/problem'
-import type { Problem } from '../reply/problem'
+import * as problem from '../decision/problem'
+import type { Problem } from '../decision/problem'
 import { type Endpoint, fieldOf } from './endpoint'
 import { compareValues, compileFilter, type FieldValue, type Filter, fieldValue } from './filter'
 import type { PageWindow, Sort } from './window'

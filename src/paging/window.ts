@@ -13,8 +13,8 @@
  * @since 0.1.0
  */
 import { either as E, function as fn } from 'fp-ts'
-import * as problem from '../reply/problem'
-import type { Problem } from '../reply/problem'
+import * as problem from '../decision/problem'
+import type { Problem } from '../decision/problem'
 import type { Endpoint } from './endpoint'
 import { typeError } from '../json/describe'
 

@@ -18,7 +18,7 @@
  * @since 0.1.0
  */
 import type { Reason } from '../decision/rules'
-import type { Problem } from './problem'
+import type { Problem } from '../decision/problem'
 
 // -------------------------------------------------------------------------------------
 // model

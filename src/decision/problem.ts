@@ -11,7 +11,7 @@
  *
  * @since 0.1.0
  */
-import type { RuleId } from '../decision/rules'
+import type { RuleId } from './rules'
 import { describeValue } from '../json/describe'
 
 // -------------------------------------------------------------------------------------

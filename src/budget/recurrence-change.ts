@@ -19,9 +19,9 @@
  * @since 0.1.0
  */
 import type { CalendarDate } from '../calendar/date'
-import type { Budget, Cents, Every } from '../budget/model'
+import type { Budget, Cents, Every } from './model'
 import type { Reason } from '../decision/rules'
-import { boundaryAfter, type RecurrenceUnit } from './schedule'
+import { boundaryAfter, type RecurrenceUnit } from '../recurrence/schedule'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -29,6 +29,11 @@ import { boundaryAfter, type RecurrenceUnit } from './schedule'
 
 /**
  * The recurrence settings after the update: what was sent, or else what the budget holds.
+ *
+ * @example
+ * // every 2 weeks from the end of the period in progress, which keeps its end and amount
+ * changeRecurrence(budget, '2026-11-22', { unit: 'week', every: 2, base: 50000 }).budget
+ * //=> { ...budget, recurrence_unit: 'week', recurrence_every: 2, recurrence_starts_on: '2026-12-18' }
  *
  * @category model
  * @since 0.1.0
@@ -50,10 +55,13 @@ const ONE = 1 as Every
  * (`null` when the settings are the ones it holds).
  *
  * @example
- * // monthly budget created 2025-10-18, renewals off, period open-ended; today 2026-11-22
- * changeRecurrence(b, '2026-11-22', { unit: 'month', every: null, base: 50000 }).budget
- * //=> { ...b, recurrence_unit: 'month', recurrence_every: 1, base_amount_cents: 50000,
- * //     recurrence_starts_on: '2025-10-18', period_ends_on: '2026-12-18' }
+ * // created 2025-10-18, renewals off, period open-ended; today 2026-11-22
+ * const b = { ...budget, recurrence_unit: null, recurrence_every: null, base_amount_cents: null, recurrence_starts_on: null,
+ *   period_starts_on: '2025-10-18', period_ends_on: null }
+ * changeRecurrence(b, '2026-11-22', { unit: 'month', every: null, base: 50000 })
+ * //=> { budget: { ...b, recurrence_unit: 'month', recurrence_every: 1, base_amount_cents: 50000,
+ * //               recurrence_starts_on: '2025-10-18', period_ends_on: '2026-12-18' },
+ * //     reason: { rule: 'recurrence.turn_on', detail: 'periods count from 2025-10-18; the period in progress ends 2026-12-18' } }
  *
  * @category utils
  * @since 0.1.0
