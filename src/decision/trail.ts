@@ -22,7 +22,7 @@
  * @since 0.1.0
  */
 import { either as E } from 'fp-ts'
-import type { Problem } from '../reply/problem'
+import type { Problem } from './problem'
 import type { Reason, RuleId } from './rules'
 
 // -------------------------------------------------------------------------------------
