@@ -48,8 +48,8 @@ export {
   type Schedule,
   type Period
 } from './recurrence/schedule'
+export { CalendarDate } from './calendar/codec'
 export {
-  CalendarDate,
   isCalendarDate,
   addDays,
   daysInMonth,
@@ -58,19 +58,19 @@ export {
   fromDayNumber
 } from './calendar/date'
 export { Session, Role, authenticate, identify, budgetInScope, type Caller, type Scope, type Identity } from './auth/session'
-export { Request, HeadersCodec, headerOf, type Headers as HttpHeaders, type HeaderValue, type HeadersLike } from './http/request'
+export { Request, HeadersCodec } from './http/request'
+export { headerOf, type Headers as HttpHeaders, type HeaderValue, type HeadersLike } from './http/headers'
 export * as problem from './decision/problem'
 export type { Problem, FieldError } from './decision/problem'
 export { problemReply, statusAndBody, messages, JSON_CONTENT_TYPE, type Reply } from './reply/reply'
 export { rules, type RuleId, type Reason, type RuleDescription } from './decision/rules'
 export type { Trail } from './decision/trail'
 export { respondIndex, IndexContext, EndpointCodec } from './facade/index-endpoint'
-export { endpoints, defineEndpoint, fieldOf, type Endpoint, type FieldType, type OrderCase, type Envelope } from './paging/endpoint'
+export { endpoints, defineEndpoint, fieldOf, spellOrder, type Endpoint, type FieldType, type OrderCase, type Envelope } from './paging/endpoint'
+export { nextWindow } from './client/window'
 export {
-  nextWindow,
   decodeWindow,
   checkWindowSize,
-  spellOrder,
   DEFAULT_WINDOW_SIZE,
   MAX_WINDOW_SIZE,
   RECOMMENDED_WINDOW_SIZE,
@@ -89,7 +89,8 @@ export {
   type Operator,
   type FieldValue
 } from './paging/filter'
-export { decodeQuery, encodeQuery, MAX_QUERY_PARAMETERS, type QueryParameter } from './paging/query'
+export { decodeQuery, MAX_QUERY_PARAMETERS } from './paging/query'
+export { encodeQuery, type QueryParameter } from './http/query-string'
 export { decodePageRequest, type PageRequest } from './paging/request'
 export { selectPage, firstK } from './paging/select'
 export { pageHeaders } from './paging/headers'

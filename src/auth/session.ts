@@ -18,7 +18,8 @@
  */
 import * as t from 'io-ts'
 import { chain, fail, pass, type Trail } from '../decision/trail'
-import { headerOf, type Request } from '../http/request'
+import { headerOf } from '../http/headers'
+import type { Request } from '../http/request'
 import * as problem from '../decision/problem'
 import { hasOwn } from '../json/value'
 import { describeValue } from '../json/describe'

@@ -10,7 +10,7 @@
  * @since 0.1.0
  */
 import * as t from 'io-ts'
-import { CalendarDate } from '../calendar/date'
+import { CalendarDate } from '../calendar/codec'
 import { recurrenceUnits, type RecurrenceUnit } from '../recurrence/schedule'
 
 // -------------------------------------------------------------------------------------

@@ -6,15 +6,14 @@
  * on the process time zone, its daylight-saving gaps or its locale.
  *
  * @example
- * import { addDays, CalendarDate } from 'budget-rules'
- * import { either } from 'fp-ts'
+ * import { addDays, isCalendarDate } from 'budget-rules'
  *
- * const d = CalendarDate.decode('2028-02-28')
- * either.isRight(d) && addDays(d.right, 1) //=> '2028-02-29'
+ * const d = '2028-02-28'
+ * isCalendarDate(d) && addDays(d, 1) //=> '2028-02-29'
  *
  * @since 0.1.0
  */
-import * as t from 'io-ts'
+import type * as t from 'io-ts'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -31,6 +30,10 @@ export interface CalendarDateBrand {
 /**
  * A real calendar date from 0001-01-01 to 9999-12-31, written `YYYY-MM-DD`. Strings of this
  * shape order the same way as the dates they name, so `<` and `>=` compare them.
+ *
+ * @example
+ * isCalendarDate('2026-11-22') //=> true
+ * '2026-11-22' < '2026-12-01' //=> true
  *
  * @category model
  * @since 0.1.0
@@ -98,7 +101,7 @@ const format = (year: number, month: number, day: number): CalendarDate =>
  * The year, month (1-12) and day of a date.
  *
  * @example
- * toParts(d) //=> { year: 2026, month: 11, day: 22 } for d = '2026-11-22'
+ * toParts('2026-11-22') //=> { year: 2026, month: 11, day: 22 }
  *
  * @category utils
  * @since 0.1.0
@@ -112,6 +115,10 @@ export const toParts = (date: CalendarDate): { readonly year: number; readonly m
 /**
  * Days since 1970-01-01 (negative before it).
  *
+ * @example
+ * toDayNumber('2026-11-22') //=> 20779
+ * toDayNumber('1969-12-31') //=> -1
+ *
  * @category utils
  * @since 0.1.0
  */
@@ -122,6 +129,11 @@ export const toDayNumber = (date: CalendarDate): number => {
 
 /**
  * The date `n` days after 1970-01-01, or `null` outside 0001-01-01..9999-12-31.
+ *
+ * @example
+ * fromDayNumber(20779) //=> '2026-11-22'
+ * fromDayNumber(-719162) //=> '0001-01-01'
+ * fromDayNumber(-719163) //=> null
  *
  * @category constructors
  * @since 0.1.0
@@ -159,6 +171,7 @@ export const fromPartsClamped = (year: number, month: number, day: number): Cale
  *
  * @example
  * addDays('2026-12-31', 1) //=> '2027-01-01'
+ * addDays('9999-12-31', 1) //=> null
  *
  * @category utils
  * @since 0.1.0
@@ -186,15 +199,3 @@ export const isCalendarDate = (u: unknown): u is CalendarDate => {
   const day = Number(m[3])
   return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month)
 }
-
-/**
- * The io-ts codec of {@link CalendarDate}.
- *
- * @category codecs
- * @since 0.1.0
- */
-export const CalendarDate = /*#__PURE__*/ t.brand(
-  t.string,
-  (s): s is CalendarDate => isCalendarDate(s),
-  'CalendarDate'
-)

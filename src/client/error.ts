@@ -18,7 +18,7 @@
  * @since 0.1.0
  */
 import { parseHttpDate } from '../http/date'
-import { type Headers, headerOf } from '../http/request'
+import { type Headers, headerOf } from '../http/headers'
 import { hasOwn, isJsonObject, ownValue } from '../json/value'
 
 // -------------------------------------------------------------------------------------
@@ -26,6 +26,11 @@ import { hasOwn, isJsonObject, ownValue } from '../json/value'
 // -------------------------------------------------------------------------------------
 
 /**
+ * What a status means to a client, by the spec's table of statuses.
+ *
+ * @example
+ * kindOf(412) //=> 'precondition_failed'
+ *
  * @category model
  * @since 0.1.0
  */
@@ -46,6 +51,10 @@ export type ProblemKind =
 /**
  * What a client knows of a reply.
  *
+ * @example
+ * parseErrorResponse({ status: 422, headers: new Headers({ 'X-Request-Id': 'r-2' }), body: '{"errors":{"name":["can\'t be blank"]}}' })
+ * //=> { status: 422, kind: 'validation', field_errors: { name: ["can't be blank"] }, request_id: 'r-2' }
+ *
  * @category model
  * @since 0.1.0
  */
@@ -63,6 +72,10 @@ export interface ParsedProblem {
  * Headers as clients meet them (R-54): a Fetch `Headers` object (anything with `get`), or a
  * plain object with names in any case and values that are a value, a list of values (repeated
  * headers), or nothing.
+ *
+ * @example
+ * anyHeader(new Headers({ 'Retry-After': '7' }), 'retry-after') //=> '7'
+ * anyHeader({ 'retry-after': ['7', '7'] }, 'Retry-After') //=> '7'
  *
  * @category model
  * @since 0.1.0
@@ -92,6 +105,10 @@ const KINDS: Readonly<Record<number, ProblemKind>> = {
 /**
  * The kind of problem a status means (anything not in the spec's table is `unexpected`).
  *
+ * @example
+ * kindOf(404) //=> 'not_found'
+ * kindOf(418) //=> 'unexpected'
+ *
  * @category utils
  * @since 0.1.0
  */
@@ -101,6 +118,10 @@ export const kindOf = (status: number): ProblemKind =>
 /**
  * The value of header `name` in any case, trimmed, from a plain object or a Fetch `Headers`;
  * repeated values that disagree count as absent.
+ *
+ * @example
+ * anyHeader({ 'x-request-id': ' r-1 ' }, 'X-Request-Id') //=> 'r-1'
+ * anyHeader({ 'X-Request-Id': 'r-1', 'x-request-id': 'r-2' }, 'x-request-id') //=> undefined
  *
  * @category utils
  * @since 0.1.0
@@ -144,6 +165,11 @@ const DELTA_SECONDS = /^\d+$/
  * (seconds since the epoch); `undefined` when unreadable or when a date has nothing to be
  * measured from.
  *
+ * @example
+ * retryAfterSeconds('7', undefined) //=> 7
+ * retryAfterSeconds('Sun, 06 Nov 1994 08:49:37 GMT', 784111770) //=> 7
+ * retryAfterSeconds('Sun, 06 Nov 1994 08:49:37 GMT', undefined) //=> undefined
+ *
  * @category utils
  * @since 0.1.0
  */
@@ -156,6 +182,9 @@ export const retryAfterSeconds = (value: string | undefined, now: number | undef
 
 /**
  * The typed problem of any reply. Never throws.
+ *
+ * @example
+ * parseErrorResponse({ status: 502, headers: {}, body: '<html>Bad gateway</html>' }) //=> { status: 502, kind: 'upstream' }
  *
  * @category client
  * @since 0.1.0

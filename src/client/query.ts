@@ -7,6 +7,8 @@
  * sort and filters of `q`.
  *
  * @example
+ * import { endpoints } from 'budget-rules'
+ *
  * buildQuery(endpoints.bankTransactions, {
  *   window: { start: 0, end: 100 },
  *   order: 'desc',
@@ -17,10 +19,10 @@
  * @since 0.1.0
  */
 import { compareInstants, parseInstant } from '../calendar/instant'
-import type { Endpoint } from '../paging/endpoint'
+import { type Endpoint, spellOrder } from '../paging/endpoint'
 import type { Operator } from '../paging/filter'
-import { encodeQuery, type QueryParameter } from '../paging/query'
-import { type Order, type PageWindow, spellOrder } from '../paging/window'
+import { encodeQuery, type QueryParameter } from '../http/query-string'
+import type { Order, PageWindow } from '../paging/window'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -28,6 +30,11 @@ import { type Order, type PageWindow, spellOrder } from '../paging/window'
 
 /**
  * A filter as a client writes it: one value, or a list for `$in` and `$nin`.
+ *
+ * @example
+ * import { endpoints } from 'budget-rules'
+ *
+ * buildQuery(endpoints.companies, { filters: [{ field: 'name', op: '$eq', value: 'Acme' }] }) //=> 'name=Acme'
  *
  * @category model
  * @since 0.1.0
@@ -39,6 +46,13 @@ export interface FilterSpec {
 }
 
 /**
+ * What an index query asks for: a window, an order, a sort field and filters, each optional.
+ *
+ * @example
+ * import { endpoints } from 'budget-rules'
+ *
+ * buildQuery(endpoints.bankTransactions, { field: 'amount', order: 'asc' }) //=> '_order=asc&_field=amount'
+ *
  * @category model
  * @since 0.1.0
  */
@@ -61,6 +75,12 @@ const filterParameter = (f: FilterSpec): QueryParameter => [
 /**
  * The query string (without `?`) of `spec` for `endpoint`; parameters left out take the
  * service's defaults.
+ *
+ * @example
+ * import { endpoints } from 'budget-rules'
+ *
+ * buildQuery(endpoints.bankTransactions, {}) //=> ''
+ * buildQuery(endpoints.bankTransactions, { window: { start: 100, end: 200 } }) //=> '_start=100&_end=200'
  *
  * @category client
  * @since 0.1.0
@@ -86,6 +106,10 @@ export const buildQuery = (endpoint: Endpoint, spec: QuerySpec): string =>
  * Where a live feed stands: every record created before `after` has been seen, and the first
  * `seen_at_after` of those created at `after` (in id order). `after: null` is the start.
  *
+ * @example
+ * nextLiveCursor(liveFeedStart, [{ created_at: '2026-11-22T09:00:00Z' }, { created_at: '2026-11-22T10:00:00Z' }])
+ * //=> { after: '2026-11-22T10:00:00Z', seen_at_after: 1 }
+ *
  * @category model
  * @since 0.1.0
  */
@@ -95,6 +119,13 @@ export interface LiveCursor {
 }
 
 /**
+ * Where a live feed starts: nothing seen yet.
+ *
+ * @example
+ * import { endpoints } from 'budget-rules'
+ *
+ * liveFeedQuery(endpoints.bankTransactions, liveFeedStart, 100) //=> '_start=0&_end=100&_order=asc&_field=created_at'
+ *
  * @category constants
  * @since 0.1.0
  */
@@ -106,6 +137,8 @@ export const liveFeedStart: LiveCursor = { after: null, seen_at_after: 0 }
  * offset into them), so a page that ends among equal timestamps loses none (ADR 0043).
  *
  * @example
+ * import { endpoints } from 'budget-rules'
+ *
  * liveFeedQuery(endpoints.bankTransactions, { after: '2026-11-22T10:00:00Z', seen_at_after: 2 }, 100)
  * //=> '_start=2&_end=102&_order=asc&_field=created_at&created_at%5B%24gte%5D=2026-11-22T10%3A00%3A00Z'
  *

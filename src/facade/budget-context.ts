@@ -11,7 +11,7 @@ import { authenticate, budgetInScope, Session } from '../auth/session'
 import { advance } from '../budget/advance'
 import type { Budget, BudgetJson } from '../budget/model'
 import { type BudgetRow, checkRow, readRow } from '../budget/stored'
-import { CalendarDate } from '../calendar/date'
+import { CalendarDate } from '../calendar/codec'
 import { bind, chain, fail, map, pass, type Trail } from '../decision/trail'
 import { Request } from '../http/request'
 import * as problem from '../decision/problem'
@@ -34,6 +34,10 @@ const StoredObject = new t.Type<object>(
  * The check of what a server hands a budget facade; the budget itself is only required to be
  * an object or null here, and is read and checked once it is known to be in scope.
  *
+ * @example
+ * BudgetContext.is({ request: { headers }, session, budget: null, today: '2026-11-22', request_id: 'req-1' }) //=> true
+ * BudgetContext.is({ request: { headers }, session, budget: null, today: '2026-02-30', request_id: 'req-1' }) //=> false
+ *
  * @category codecs
  * @since 0.1.0
  */
@@ -55,6 +59,15 @@ export const BudgetContext = /*#__PURE__*/ t.intersection(
  * What the server hands a budget facade. `budget` may be a plain object, a class instance or
  * an ORM row: its fields are read by property access (R-18).
  *
+ * @example
+ * import { respondTopUp } from 'budget-rules'
+ *
+ * // what the server passes in is checked: a malformed `today` is a 500, never a throw
+ * respondTopUp({ request: { headers, body: '{"amount_cents":5000}' }, session, budget, today: '22/11/2026', request_id: 'req-1' })
+ * //=> { status: 500, headers: { 'X-Request-Id': 'req-1', 'Content-Type': 'application/json; charset=utf-8' },
+ * //     body: { error: 'internal_error', message: 'Internal server error' },
+ * //     reasons: [{ rule: 'server.input', detail: 'malformed server input at today' }] }
+ *
  * @category model
  * @since 0.1.0
  */
@@ -69,6 +82,12 @@ export interface BudgetContext {
 
 /**
  * A reply that carries, on a 200, the budget to persist.
+ *
+ * @example
+ * import { respondWithdraw } from 'budget-rules'
+ *
+ * respondWithdraw({ request: { headers, body: '{"amount_cents":500}' }, session, budget, today: '2026-11-22', request_id: 'req-1' }).budget
+ * //=> { ...budget, balance_cents: 19500 }
  *
  * @category model
  * @since 0.1.0

@@ -8,9 +8,19 @@
  * `page.filter`, `page.size`, `page.records`, `page.slice`, `page.headers`.
  *
  * @example
- * respondIndex({ request: { headers, query: '_start=0&_end=2&_order=desc' }, session,
+ * import { endpoints } from 'budget-rules'
+ *
+ * // records: three bank transactions, tx-1 to tx-3, oldest first
+ * const { reasons, ...reply } = respondIndex({ request: { headers, query: '_start=0&_end=2&_order=desc' }, session,
  *   endpoint: endpoints.bankTransactions, records, request_id: 'req-1' })
- * //=> { status: 200, headers: { 'X-Total-Count': '120', 'Content-Range': '0-1/120', ... }, body: [newest, next], reasons }
+ * reply
+ * //=> { status: 200,
+ * //     headers: { 'X-Total-Count': '3', 'Content-Range': '0-1/3', 'Access-Control-Expose-Headers': 'Content-Range, X-Total-Count',
+ * //                'X-Request-Id': 'req-1', 'Content-Type': 'application/json; charset=utf-8' },
+ * //     body: [records[2], records[1]] }
+ * reasons.map((r) => r.rule)
+ * //=> ['auth.bearer', 'auth.email_verified', 'auth.company_header', 'auth.membership', 'page.query', 'page.window',
+ * //    'page.filter', 'page.size', 'page.records', 'page.slice', 'page.headers']
  *
  * @since 0.1.0
  */
@@ -19,12 +29,12 @@ import * as t from 'io-ts'
 import { authenticate, identify, Session } from '../auth/session'
 import { chain, check, pass, type Trail } from '../decision/trail'
 import { Request } from '../http/request'
-import type { Endpoint } from '../paging/endpoint'
+import { type Endpoint, spellOrder } from '../paging/endpoint'
 import { pageHeaders } from '../paging/headers'
 import { decodePageRequest, type PageRequest } from '../paging/request'
 import { selectPage } from '../paging/select'
-import { encodeQuery } from '../paging/query'
-import { type PageWindow, spellOrder } from '../paging/window'
+import { encodeQuery } from '../http/query-string'
+import type { PageWindow } from '../paging/window'
 import type { Reply } from '../reply/reply'
 import { respondWith, settle } from './context'
 
@@ -40,6 +50,12 @@ const FieldTypeCodec = t.union([
 /**
  * The codec of an {@link Endpoint}, for the facade's own check of what the server passes.
  *
+ * @example
+ * import { endpoints } from 'budget-rules'
+ *
+ * EndpointCodec.is(endpoints.companies) //=> true
+ * EndpointCodec.is({ ...endpoints.companies, orderCase: 'mixed' }) //=> false
+ *
  * @category codecs
  * @since 0.1.0
  */
@@ -54,6 +70,13 @@ export const EndpointCodec = /*#__PURE__*/ t.type({
 })
 
 /**
+ * The check of what a server hands {@link respondIndex}: a malformed one is a 500.
+ *
+ * @example
+ * import { endpoints } from 'budget-rules'
+ *
+ * IndexContext.is({ request: { headers }, session, endpoint: endpoints.bankTransactions, records, request_id: 'req-1' }) //=> true
+ *
  * @category codecs
  * @since 0.1.0
  */
@@ -66,6 +89,18 @@ export const IndexContext = /*#__PURE__*/ t.type({
 })
 
 /**
+ * What the server hands {@link respondIndex}: the request as received, the session, the
+ * endpoint's description and its records, already scoped to the company.
+ *
+ * @example
+ * import { endpoints } from 'budget-rules'
+ *
+ * // GET /v1/companies needs no company-id and answers {data, cursors}
+ * respondIndex({ request: { headers: { Authorization: 'Bearer k' }, query: '' }, session, endpoint: endpoints.companies,
+ *   records: [{ id: 'c-1', name: 'Acme', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' }], request_id: 'req-1' }).body
+ * //=> { data: [{ id: 'c-1', name: 'Acme', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' }],
+ * //     cursors: { previous: null, next: null } }
+ *
  * @category model
  * @since 0.1.0
  */
@@ -113,6 +148,12 @@ const envelope = (endpoint: Endpoint, request: PageRequest, page: ReadonlyArray<
 
 /**
  * The reply to GET on an index endpoint. Never throws.
+ *
+ * @example
+ * import { endpoints } from 'budget-rules'
+ *
+ * respondIndex({ request: { headers, query: '_start=0&_end=5000' }, session, endpoint: endpoints.bankTransactions, records, request_id: 'req-1' }).body
+ * //=> { message: 'Requested page size 5000 exceeds maximum of 2000' }
  *
  * @category facades
  * @since 0.1.0

@@ -1,117 +1,16 @@
 /**
- * A request as the server received it (contract section 2), and reading its headers the way
- * HTTP does (R-54): names in any case; a plain object whose values are a string, a list of
- * strings (Node's `IncomingHttpHeaders`) or undefined, or a Fetch `Headers` object (anything
- * with `get`).
+ * A request as the server received it (contract section 2): its headers (read as
+ * `./headers.ts` says), its raw query string and its raw body.
  *
  * @example
- * headerOf({ Authorization: 'Bearer k' }, 'authorization') //=> 'Bearer k'
- * headerOf({ 'company-id': 'c-1', 'Company-Id': 'c-2' }, 'company-id') //=> undefined
- * headerOf({ 'set-cookie': ['a=1', 'b=2'] }, 'Set-Cookie') //=> undefined
- * headerOf(new Headers({ 'Company-Id': 'c-1' }), 'company-id') //=> 'c-1'
+ * Request.is({ headers: { Authorization: 'Bearer k' }, body: '{}' }) //=> true
+ * Request.is({ headers: { 'x-n': 1 } }) //=> false
  *
  * @since 0.1.0
  */
 import { either as E } from 'fp-ts'
 import * as t from 'io-ts'
-
-// -------------------------------------------------------------------------------------
-// model
-// -------------------------------------------------------------------------------------
-
-/**
- * The value of one header in a plain object: a string, a list of strings (a header given more
- * than once, as Node gives `set-cookie` or `headersDistinct`), or nothing.
- *
- * @category model
- * @since 0.1.0
- */
-export type HeaderValue = string | ReadonlyArray<string> | undefined
-
-/**
- * A Fetch `Headers` object, or anything else that answers `get(name)` (a `Map` with lower-case
- * names): it is asked by `get` with the lower-case name, never enumerated.
- *
- * @category model
- * @since 0.1.0
- */
-export interface HeadersLike {
-  readonly get: (name: string) => unknown
-}
-
-/**
- * Headers as they come in: Node's `IncomingHttpHeaders` and a Fetch `Headers` object are both
- * assignable to it.
- *
- * @category model
- * @since 0.1.0
- */
-export type Headers = Readonly<Record<string, HeaderValue>> | HeadersLike
-
-// -------------------------------------------------------------------------------------
-// utils
-// -------------------------------------------------------------------------------------
-
-/** The `get` of a Headers-like object, or `undefined` (a getter that throws counts as none). */
-const getterOf = (headers: object): ((name: string) => unknown) | undefined => {
-  try {
-    const get: unknown = (headers as { readonly get?: unknown }).get
-    return typeof get === 'function' ? (get as (name: string) => unknown) : undefined
-  } catch {
-    return undefined
-  }
-}
-
-const isHeaderValue = (v: unknown): v is HeaderValue =>
-  v === undefined || typeof v === 'string' || (Array.isArray(v) && v.every((x) => typeof x === 'string'))
-
-/** The strings of one header value (a string or a list); anything else holds none. */
-const stringsOf = (v: unknown): ReadonlyArray<string> =>
-  typeof v === 'string' ? [v] : Array.isArray(v) ? (v as ReadonlyArray<unknown>).filter((x): x is string => typeof x === 'string') : []
-
-/** The one value all of `values` agree on, once normalised; `undefined` when none or they differ. */
-const agreed = (values: ReadonlyArray<string>, normalise: (value: string) => string): string | undefined => {
-  let found: string | undefined
-  for (const v of values) {
-    const value = normalise(v)
-    if (found !== undefined && found !== value) return undefined
-    found = value
-  }
-  return found
-}
-
-/**
- * The value of header `name`, whatever the case of its spelling; `undefined` when it is
- * absent, or when two spellings or repeated values disagree (a message cannot mean both).
- * A Headers-like object is asked by `get` (a Fetch `Headers` joins repeated values with `, `
- * itself); a `get` or a value getter that throws counts as absent. `normalise` is applied to each
- * value before they are compared (clients trim them). Never throws.
- *
- * @category utils
- * @since 0.1.0
- */
-export const headerOf = (headers: unknown, name: string, normalise: (value: string) => string = (v) => v): string | undefined => {
-  const wanted = name.toLowerCase()
-  const values: Array<string> = []
-  try {
-    if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) return undefined
-    const get = getterOf(headers)
-    if (get !== undefined) values.push(...stringsOf(get.call(headers, wanted)))
-    else
-      for (const key of Object.keys(headers)) {
-        if (key.toLowerCase() !== wanted) continue
-        try {
-          values.push(...stringsOf((headers as Record<string, unknown>)[key]))
-        } catch {
-          // A value getter that throws: this spelling is absent.
-        }
-      }
-  } catch {
-    // A `get` that throws, or a proxy that will not say what it is or list its keys: absent.
-    return undefined
-  }
-  return agreed(values, normalise)
-}
+import { getterOf, type Headers, type HeadersLike, type HeaderValue, isHeaderValue } from './headers'
 
 // -------------------------------------------------------------------------------------
 // codecs
@@ -143,6 +42,11 @@ const validateHeaders = (u: unknown, c: t.Context): t.Validation<Headers> => {
  * values are each a string, a list of strings or undefined (anything else is malformed server
  * input, a 500). Decoding returns the very object given.
  *
+ * @example
+ * HeadersCodec.is({ 'set-cookie': ['a=1', 'b=2'] }) //=> true
+ * HeadersCodec.is(new Headers()) //=> true
+ * HeadersCodec.is({ 'x-n': 1 }) //=> false
+ *
  * @category codecs
  * @since 0.1.0
  */
@@ -154,6 +58,11 @@ export const HeadersCodec = /*#__PURE__*/ new t.Type<Headers, Headers, unknown>(
 )
 
 /**
+ * The io-ts codec of a {@link Request}.
+ *
+ * @example
+ * Request.is({ headers: {}, query: '_start=0' }) //=> true
+ *
  * @category codecs
  * @since 0.1.0
  */
@@ -163,6 +72,12 @@ export const Request = /*#__PURE__*/ t.intersection(
 )
 
 /**
+ * A request as the server received it: headers as they came in, the raw query string
+ * (without `?`) and the raw body text, each of the last two absent when there is none.
+ *
+ * @example
+ * Request.is({ headers: { Authorization: 'Bearer k' }, body: '{}' }) //=> true
+ *
  * @category model
  * @since 0.1.0
  */

@@ -14,6 +14,7 @@
  * @since 0.1.0
  */
 import { hasOwn } from '../json/value'
+import type { Order } from './window'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -127,3 +128,15 @@ export const endpoints = {
  */
 export const fieldOf = (endpoint: Endpoint, field: string): FieldType | undefined =>
   hasOwn(endpoint.fields, field) ? endpoint.fields[field] : undefined
+
+/**
+ * The spelling of `asc` and `desc` this endpoint takes.
+ *
+ * @example
+ * spellOrder({ orderCase: 'upper' }, 'desc') //=> 'DESC'
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const spellOrder = (endpoint: Pick<Endpoint, 'orderCase'>, order: Order): string =>
+  endpoint.orderCase === 'upper' ? order.toUpperCase() : order

@@ -13,24 +13,13 @@
 import { either as E } from 'fp-ts'
 import * as problem from '../decision/problem'
 import type { Problem } from '../decision/problem'
+import { type QueryParameter, wellFormed } from '../http/query-string'
 
 /**
  * @category constants
  * @since 0.1.0
  */
 export const MAX_QUERY_PARAMETERS = 100
-
-/**
- * @category model
- * @since 0.1.0
- */
-export type QueryParameter = readonly [key: string, value: string]
-
-/** A UTF-16 surrogate without its other half: no character, and not encodable as UTF-8. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
-
-/** `s` with each lone surrogate written as U+FFFD, as `URLSearchParams` writes it. */
-const wellFormed = (s: string): string => s.replace(LONE_SURROGATE, '\uFFFD')
 
 /** A component decoded, or `null` when an escape is malformed. */
 const decodeComponent = (s: string): string | null => {
@@ -40,20 +29,6 @@ const decodeComponent = (s: string): string | null => {
     return null
   }
 }
-
-/**
- * The query string of `parameters`, each key and value percent-encoded: the inverse of
- * {@link decodeQuery}, `decodeQuery(encodeQuery(ps)) = right(ps)` for keys that are distinct and
- * text without lone surrogates. It never throws: a lone surrogate is written as U+FFFD (R-47).
- *
- * @example
- * encodeQuery([['_start', '0'], ['amount[$gte]', '10']]) //=> '_start=0&amount%5B%24gte%5D=10'
- *
- * @category utils
- * @since 0.1.0
- */
-export const encodeQuery = (parameters: ReadonlyArray<QueryParameter>): string =>
-  parameters.map(([key, value]) => `${encodeURIComponent(wellFormed(key))}=${encodeURIComponent(wellFormed(value))}`).join('&')
 
 /**
  * The parameters of `query` in order, or the 400 problem of a malformed one (a bad `%` escape,

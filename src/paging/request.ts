@@ -14,7 +14,8 @@ import * as problem from '../decision/problem'
 import type { Problem } from '../decision/problem'
 import type { Endpoint } from './endpoint'
 import { decodeFilter, type Filter } from './filter'
-import { decodeQuery, type QueryParameter } from './query'
+import type { QueryParameter } from '../http/query-string'
+import { decodeQuery } from './query'
 import { checkWindowSize, decodeWindow, type PageWindow, pageParameters, type Sort } from './window'
 
 /**

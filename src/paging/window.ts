@@ -1,22 +1,19 @@
 /**
  * The page window of an index request, `[_start, _end)`, its order and sort field (contract
- * section 8, spec section 4), and the client's walk over a collection.
- *
- * Law (walking): starting from any window of size `s` and calling `nextWindow(w, received)` with
- * the number of records each page returned visits `[0, s), [s, 2s), ...` and stops at the first
- * page shorter than `s`; the pages partition the collection.
+ * section 8, spec section 4): `_start` and `_end` base-10 integers with `0 <= _start <= _end`
+ * (400 otherwise), at most 2000 records (416 past that, after every 400).
  *
  * @example
- * nextWindow({ start: 0, end: 100 }, 100) //=> { start: 100, end: 200 }
- * nextWindow({ start: 100, end: 200 }, 37) //=> null
+ * import { either } from 'fp-ts'
+ *
+ * checkWindowSize({ start: 0, end: 2000 }) //=> either.right({ start: 0, end: 2000 })
  *
  * @since 0.1.0
  */
 import { either as E, function as fn } from 'fp-ts'
 import * as problem from '../decision/problem'
 import type { Problem } from '../decision/problem'
-import type { Endpoint } from './endpoint'
-import { typeError } from '../json/describe'
+import { type Endpoint, spellOrder } from './endpoint'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -89,15 +86,6 @@ const integerParameter = (name: string, text: string | undefined, fallback: numb
 }
 
 /**
- * The spelling of `asc` and `desc` this endpoint takes.
- *
- * @category utils
- * @since 0.1.0
- */
-export const spellOrder = (endpoint: Pick<Endpoint, 'orderCase'>, order: Order): string =>
-  endpoint.orderCase === 'upper' ? order.toUpperCase() : order
-
-/**
  * The window and sort a query asks for, with the defaults `_start=0`, `_end=_start+25`,
  * ascending, the endpoint's default field; a 400 for anything malformed. The size limit (416)
  * is checked apart, after every 400.
@@ -145,29 +133,4 @@ export const decodeWindow = (
 export const checkWindowSize = (window: PageWindow): E.Either<Problem, PageWindow> => {
   const size = window.end - window.start
   return size > MAX_WINDOW_SIZE ? E.left(problem.rangeNotSatisfiable('page.size', size, MAX_WINDOW_SIZE)) : E.right(window)
-}
-
-// -------------------------------------------------------------------------------------
-// client
-// -------------------------------------------------------------------------------------
-
-const isCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0
-
-/**
- * The window after `window`, given how many records its page returned, or `null` when the walk
- * is over: a page shorter than requested, or empty, is the last (spec section 4, rule 2). A
- * window or count that is not whole numbers `0 <= start <= end`, `received >= 0` is a
- * `TypeError` (R-19), so a walk never runs on `NaN`.
- *
- * @category client
- * @since 0.1.0
- */
-export const nextWindow = (window: PageWindow, received: number): PageWindow | null => {
-  const { start, end } = window
-  if (!isCount(start)) throw typeError('nextWindow', 'window.start', start, 'a whole number >= 0')
-  if (!isCount(end) || end < start) throw typeError('nextWindow', 'window.end', end, `a whole number >= start (${start})`)
-  if (!isCount(received)) throw typeError('nextWindow', 'received', received, 'a whole number >= 0')
-  const size = end - start
-  // Past Number.MAX_SAFE_INTEGER no window can be written: the walk is over.
-  return size <= 0 || received < size || !Number.isSafeInteger(end + size) ? null : { start: end, end: end + size }
 }
