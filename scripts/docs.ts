@@ -11,7 +11,10 @@ import {
   endpoints,
   permittedUpdateFields,
   respondAmount,
+  respondAuthorizeTransaction,
+  respondBankRecipient,
   respondIndex,
+  respondRoleAssignment,
   respondBudgetUpdate,
   respondTopUp,
   respondWithdraw,
@@ -216,6 +219,110 @@ const indexTable = () =>
     })
   )
 
+const roleCallers: ReadonlyArray<Role> = ['owner', 'admin', 'member']
+
+const companyHeaders = { Authorization: 'Bearer k', 'company-id': 'c-1' }
+
+const sessionOf = (role: Role, permissions: ReadonlyArray<string> = []) => ({
+  user: { id: 'u-caller', email_verified: true },
+  memberships: { 'c-1': { role, permissions: [...permissions] } }
+})
+
+/** A cell: the status, and the error code or error of its body when there is one. */
+const statusCell = (r: { readonly status: number; readonly body: unknown }) => {
+  const body = r.body as { error_code?: unknown; error?: unknown } | null
+  const code = body?.error_code ?? body?.error
+  return typeof code === 'string' ? `${r.status} \`${code}\`` : String(r.status)
+}
+
+const roleBodies: ReadonlyArray<readonly [string, string]> = [
+  ['`{"role":"owner"}`', '{"role":"owner"}'],
+  ['`{"role":"admin"}`', '{"role":"admin"}'],
+  ['`{"role":"member"}`', '{"role":"member"}'],
+  ['`{"role":"Owner"}`', '{"role":"Owner"}'],
+  ['`{}`', '{}'],
+  ['`["admin"]`', '["admin"]']
+]
+
+const roleTable = () =>
+  table(
+    ['caller', ...roleBodies.map(([label]) => label), 'a user not in `company_member_ids`'],
+    roleCallers.map((role) => [
+      role,
+      ...roleBodies.map(([, body]) =>
+        statusCell(respondRoleAssignment({ request: { headers: companyHeaders, body }, session: sessionOf(role), user_id: 'u-2', request_id: 'docs' }))
+      ),
+      statusCell(
+        respondRoleAssignment({
+          request: { headers: companyHeaders, body: '{"role":"member"}' },
+          session: sessionOf(role),
+          user_id: 'u-2',
+          request_id: 'docs',
+          company_member_ids: ['u-caller']
+        })
+      )
+    ])
+  )
+
+const transactionCases: ReadonlyArray<readonly [string, { readonly id: string; readonly company_id: string; readonly status: string } | null]> = [
+  ['pending', { id: 'tx-1', company_id: 'c-1', status: 'pending' }],
+  ['authorized', { id: 'tx-1', company_id: 'c-1', status: 'authorized' }],
+  ['declined (malformed)', { id: 'tx-1', company_id: 'c-1', status: 'declined' }],
+  ['none (null)', null],
+  ["another company's, pending", { id: 'tx-1', company_id: 'c-2', status: 'pending' }],
+  ["another company's, declined", { id: 'tx-1', company_id: 'c-2', status: 'declined' }]
+]
+
+const transactionCallers: ReadonlyArray<readonly [string, Role, ReadonlyArray<string>]> = [
+  ['owner', 'owner', []],
+  ['admin', 'admin', []],
+  ['member with budgets_manage', 'member', ['budgets_manage']],
+  ['member', 'member', []]
+]
+
+const transactionTable = () =>
+  table(
+    ['caller', ...transactionCases.map(([label]) => label)],
+    transactionCallers.map(([label, role, permissions]) => [
+      label,
+      ...transactionCases.map(([, transaction]) =>
+        statusCell(
+          respondAuthorizeTransaction({ request: { headers: companyHeaders }, session: sessionOf(role, permissions), transaction, request_id: 'docs' })
+        )
+      )
+    ])
+  )
+
+const validRecipient = { rut: '12.345.678-5', account_number: '0012-3456', bank_id: 'bank-1', name: 'Ana Pérez' }
+
+const recipientBodies: ReadonlyArray<readonly [string, string | undefined]> = [
+  ['a new, valid recipient', JSON.stringify({ bank_recipient: validRecipient })],
+  ['one already enrolled', JSON.stringify({ bank_recipient: { ...validRecipient, rut: '11.111.111-1', account_number: '000123456' } })],
+  ['a wrong check digit', JSON.stringify({ bank_recipient: { ...validRecipient, rut: '12.345.678-4' } })],
+  ['an unknown bank', JSON.stringify({ bank_recipient: { ...validRecipient, bank_id: 'bank-9' } })],
+  ['no `bank_recipient`', JSON.stringify(validRecipient)],
+  ['no body', undefined]
+]
+
+const recipientTable = () =>
+  table(
+    ['caller', ...recipientBodies.map(([label]) => label)],
+    roleCallers.map((role) => [
+      role,
+      ...recipientBodies.map(([, body]) =>
+        statusCell(
+          respondBankRecipient({
+            request: body === undefined ? { headers: companyHeaders } : { headers: companyHeaders, body },
+            session: sessionOf(role),
+            bank_ids: ['bank-1', 'bank-2'],
+            enrolled: [{ rut: '11111111-1', bank_id: 'bank-1', account_number: '000-123-456' }],
+            request_id: 'docs'
+          })
+        )
+      )
+    ])
+  )
+
 export const renderRulesDoc = (): string =>
   [
     '# Rules',
@@ -253,6 +360,27 @@ export const renderRulesDoc = (): string =>
     'pending).',
     '',
     indexTable(),
+    '',
+    '## What a role assignment replies (`respondRoleAssignment`)',
+    '',
+    'Computed for every caller role assigning a role to user u-2 with each body; the last column sends',
+    '`{"role":"member"}` for a user the `company_member_ids` given do not hold.',
+    '',
+    roleTable(),
+    '',
+    '## What authorizing a transaction replies (`respondAuthorizeTransaction`)',
+    '',
+    'Computed for every kind of caller and each transaction the server looked up (c-1 is the',
+    'company-id header).',
+    '',
+    transactionTable(),
+    '',
+    '## What enrolling a bank recipient replies (`respondBankRecipient`)',
+    '',
+    'Computed for every caller role with banks bank-1 and bank-2, and RUT 11.111.111-1 already enrolled',
+    'at bank-1 with account 000-123-456.',
+    '',
+    recipientTable(),
     ''
   ].join('\n')
 

@@ -10,6 +10,14 @@
 export { respondBudgetUpdate } from './facade/budget-update'
 export { respondTopUp, respondWithdraw, respondAmount } from './facade/money'
 export { BudgetContext, type BudgetReply } from './facade/budget-context'
+export { respondRoleAssignment, type RoleAssignmentContext, type RoleAssignmentReply } from './facade/role-assignment'
+export {
+  respondAuthorizeTransaction,
+  type AuthorizeTransactionContext,
+  type AuthorizeTransactionReply,
+  type BankTransaction
+} from './facade/authorize-transaction'
+export { respondBankRecipient, type BankRecipientContext, type BankRecipientReply } from './facade/bank-recipient'
 export {
   authorizeMoney,
   decodeMoneyBody,
@@ -60,6 +68,13 @@ export {
 export { Session, Role, authenticate, identify, budgetInScope, type Caller, type Scope, type Identity } from './auth/session'
 export { Request, HeadersCodec } from './http/request'
 export { headerOf, type Headers as HttpHeaders, type HeaderValue, type HeadersLike } from './http/headers'
+/**
+ * Why a request is refused, as data: one constructor and one type per reply the spec names,
+ * each carrying the rule that refused and a detail for the log.
+ *
+ * @example
+ * problem.conflict('money.status', 'The budget is closed') //=> { _tag: 'Conflict', rule: 'money.status', detail: 'The budget is closed' }
+ */
 export * as problem from './decision/problem'
 export type { Problem, FieldError } from './decision/problem'
 export { problemReply, statusAndBody, messages, JSON_CONTENT_TYPE, type Reply } from './reply/reply'

@@ -7,6 +7,12 @@
  */
 
 /**
+ * What a rule checks, where the contract settles it, what it refuses with, and the decision
+ * record that explains it.
+ *
+ * @example
+ * rules['money.status'].refuses //=> [409]
+ *
  * @category model
  * @since 0.1.0
  */
@@ -23,6 +29,11 @@ export interface RuleDescription {
 
 /**
  * The catalogue of rule ids.
+ *
+ * @example
+ * rules['auth.bearer']
+ * //=> { summary: 'Authorization is `Bearer <key>` (scheme in any case, non-empty key) and the key resolved to a user.',
+ * //     source: 'contract 4 row 1', refuses: [401], decision: '0004-authentication-order.md' }
  *
  * @category model
  * @since 0.1.0
@@ -273,10 +284,69 @@ export const rules = {
     source: 'spec 7 (409)',
     refuses: [409],
     decision: '0053-owner-role-and-authorize.md'
+  },
+  'role.member': {
+    summary: "The user whose role is assigned is a member of the caller's company (checked when the server passes the members); otherwise the reply is the same as for a foreign company.",
+    source: 'contract 4 row 5, R-70',
+    refuses: [404],
+    decision: '0070-role-assignment.md'
+  },
+  'role.permission': {
+    summary: 'Only an owner or admin may assign roles.',
+    source: 'R-70; spec 7 (action-level guard)',
+    refuses: [401],
+    decision: '0070-role-assignment.md'
+  },
+  'role.body': {
+    summary: 'The body of a role assignment is a JSON object.',
+    source: 'R-70',
+    refuses: [400],
+    decision: '0070-role-assignment.md'
+  },
+  'role.validation': {
+    summary: '`role` is exactly `owner`, `admin` or `member` (no other case, no spaces).',
+    source: 'R-70',
+    refuses: [422],
+    decision: '0070-role-assignment.md'
+  },
+  'transaction.scope': {
+    summary: "The transaction exists and belongs to the company-id header's company; otherwise the reply is the same as for a foreign company.",
+    source: 'contract 4 row 5, R-71',
+    refuses: [404],
+    decision: '0071-authorize-transaction.md'
+  },
+  'transaction.stored': {
+    summary: 'The stored transaction has a string id, a status pending or authorized, and the types of contract section 8 for amount and instants; nothing is repaired.',
+    source: 'contract preamble, R-18, R-71',
+    refuses: [500],
+    decision: '0071-authorize-transaction.md'
+  },
+  'transaction.permission': {
+    summary: 'Only an owner or admin may authorize a transaction.',
+    source: 'R-71; spec 7 (action-level guard)',
+    refuses: [401],
+    decision: '0071-authorize-transaction.md'
+  },
+  'recipient.permission': {
+    summary: 'Only an owner or admin may enroll a bank recipient.',
+    source: 'R-72; spec 7 (action-level guard on bank recipients)',
+    refuses: [401],
+    decision: '0072-bank-recipient-facade.md'
+  },
+  'recipient.body': {
+    summary: 'The body is a JSON object holding a `bank_recipient` object.',
+    source: 'R-72',
+    refuses: [400],
+    decision: '0072-bank-recipient-facade.md'
   }
 } as const satisfies Record<string, RuleDescription>
 
 /**
+ * The id of a rule: a key of {@link rules}.
+ *
+ * @example
+ * Object.hasOwn(rules, 'budget.scope') //=> true
+ *
  * @category model
  * @since 0.1.0
  */
@@ -284,6 +354,12 @@ export type RuleId = keyof typeof rules
 
 /**
  * One line of a reply's `reasons`: a rule consulted, and what it found.
+ *
+ * @example
+ * import { authenticate } from 'budget-rules'
+ *
+ * authenticate({ headers: { Authorization: 'Bearer k' } }, { user: null, memberships: {} }).reasons
+ * //=> [{ rule: 'auth.bearer', detail: 'the key resolved to no user' }]
  *
  * @category model
  * @since 0.1.0
