@@ -77,10 +77,10 @@ export { headerOf, type Headers as HttpHeaders, type HeaderValue, type HeadersLi
  */
 export * as problem from './decision/problem'
 export type { Problem, FieldError } from './decision/problem'
-export { problemReply, statusAndBody, messages, JSON_CONTENT_TYPE, type Reply } from './reply/reply'
+export { problemReply, statusAndBody, messages, JSON_CONTENT_TYPE, type Reply, type ReplyOf, type ProblemReply } from './reply/reply'
 export { rules, type RuleId, type Reason, type RuleDescription } from './decision/rules'
 export type { Trail } from './decision/trail'
-export { respondIndex, IndexContext, EndpointCodec } from './facade/index-endpoint'
+export { respondIndex, IndexContext, EndpointCodec, type IndexReply } from './facade/index-endpoint'
 export { endpoints, defineEndpoint, fieldOf, spellOrder, type Endpoint, type FieldType, type OrderCase, type Envelope } from './paging/endpoint'
 export { nextWindow } from './client/window'
 export {

@@ -89,7 +89,7 @@ export { pageHeaders } from './paging/headers'
 // -- problems, replies and the rules catalogue
 export * as problem from './decision/problem'
 export type { Problem, FieldError } from './decision/problem'
-export { problemReply, statusAndBody, messages, JSON_CONTENT_TYPE } from './reply/reply'
+export { problemReply, statusAndBody, reply, messages, JSON_CONTENT_TYPE, type AnyReply } from './reply/reply'
 export { rules, type RuleId, type RuleDescription } from './decision/rules'
 export type { Trail } from './decision/trail'
 

@@ -1,5 +1,13 @@
 import { either } from 'fp-ts'
-import { Budget, type BudgetContext, type BudgetJson, CalendarDate } from '../src/index'
+import {
+  type AuthorizeTransactionReply,
+  type BankRecipientReply,
+  Budget,
+  type BudgetContext,
+  type BudgetJson,
+  type BudgetReply,
+  CalendarDate
+} from '../src/index'
 
 const { isRight } = either
 
@@ -94,3 +102,12 @@ export const patch = (
 })
 
 export const JSON_HEADERS = { 'X-Request-Id': 'req-1', 'Content-Type': 'application/json; charset=utf-8' }
+
+/** The budget a reply gives to persist: the 200's `budget`, else `undefined`. */
+export const budgetOf = (r: BudgetReply): Budget | undefined => (r.status === 200 ? r.budget : undefined)
+
+/** The transaction a reply gives to persist: the 200's `transaction`, else `undefined`. */
+export const transactionOf = (r: AuthorizeTransactionReply) => (r.status === 200 ? r.transaction : undefined)
+
+/** The recipient a reply gives to persist: the 201's `recipient`, else `undefined`. */
+export const persistedRecipient = (r: BankRecipientReply) => (r.status === 201 ? r.recipient : undefined)

@@ -42,7 +42,7 @@ import { bind, chain, check, fail, map, pass, type Trail } from '../decision/tra
 import { Request } from '../http/request'
 import { describeValue } from '../json/describe'
 import * as problem from '../decision/problem'
-import type { Reply } from '../reply/reply'
+import type { Reply, ReplyOf } from '../reply/reply'
 import { respondWith, settle } from './context'
 
 // -------------------------------------------------------------------------------------
@@ -138,9 +138,11 @@ export interface AuthorizeTransactionContext {
  * @category model
  * @since 0.1.0
  */
-export interface AuthorizeTransactionReply extends Reply {
-  readonly transaction?: BankTransaction & { readonly status: 'authorized' }
-}
+export type AuthorizeTransactionReply = Reply<
+  ReplyOf<200, BankTransaction & { readonly status: 'authorized' }> & {
+    readonly transaction: BankTransaction & { readonly status: 'authorized' }
+  }
+>
 
 // -------------------------------------------------------------------------------------
 // rules

@@ -40,8 +40,8 @@ import { jsonObjectBody } from '../http/body'
 import { Request } from '../http/request'
 import { hasOwn, isJsonObject } from '../json/value'
 import * as problem from '../decision/problem'
-import { problemReply, type Reply, reply } from '../reply/reply'
-import { respondWith } from './context'
+import type { Reply, ReplyOf } from '../reply/reply'
+import { respondWith, settle } from './context'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -129,9 +129,7 @@ export interface BankRecipientContext extends RecipientContext {
  * @category model
  * @since 0.1.0
  */
-export interface BankRecipientReply extends Reply {
-  readonly recipient?: BankRecipient
-}
+export type BankRecipientReply = Reply<ReplyOf<201, BankRecipient> & { readonly recipient: BankRecipient }>
 
 // -------------------------------------------------------------------------------------
 // rules
@@ -189,8 +187,6 @@ export const respondBankRecipient: (context: BankRecipientContext) => BankRecipi
       chain(() => sentRecipient(c.request.body)),
       chain((sent) => enroll(sent, { bank_ids: c.bank_ids, enrolled: c.enrolled }))
     )
-    if (E.isLeft(trail.result)) return problemReply(c.request_id, trail.reasons)(trail.result.left)
-    const recipient = trail.result.right
-    return { ...reply(201, c.request_id, trail.reasons, { ...recipient }), recipient }
+    return settle(c.request_id, trail, (recipient) => ({ status: 201 as const, body: { ...recipient }, extra: { recipient } }))
   }
 )

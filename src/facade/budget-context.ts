@@ -15,7 +15,7 @@ import { CalendarDate } from '../calendar/codec'
 import { bind, chain, fail, map, pass, type Trail } from '../decision/trail'
 import { Request } from '../http/request'
 import * as problem from '../decision/problem'
-import type { Reply } from '../reply/reply'
+import type { Reply, ReplyOf } from '../reply/reply'
 import { respondWith, settle } from './context'
 
 // -------------------------------------------------------------------------------------
@@ -92,9 +92,7 @@ export interface BudgetContext {
  * @category model
  * @since 0.1.0
  */
-export interface BudgetReply extends Reply {
-  readonly budget?: Budget
-}
+export type BudgetReply = Reply<ReplyOf<200, Budget> & { readonly budget: Budget }>
 
 // -------------------------------------------------------------------------------------
 // utils

@@ -6,7 +6,7 @@
  * persist.
  *
  * Rules consulted, in order (contract sections 4 and 5): `auth.bearer`, `auth.email_verified`,
- * `auth.company_header`, `auth.membership`, `budget.scope`, `budget.advance`,
+ * `auth.company_header`, `auth.membership`, `budget.scope`, `budget.stored`, `budget.advance`,
  * `budget.permission.update`, `budget.body.type` and `budget.body.wrapper`,
  * `budget.permission.manager`, `budget.permission.recurrence`, `budget.status.closed`,
  * `budget.validation`, `budget.update` (with `budget.reopen` and `recurrence.*`).
@@ -14,13 +14,18 @@
  * @example
  * import { respondBudgetUpdate } from 'budget-rules'
  *
- * respondBudgetUpdate({
+ * const { reasons, ...reply } = respondBudgetUpdate({
  *   request: { headers: { Authorization: 'Bearer k', 'company-id': 'c-1' }, body: '{"budget":{"name":"Travel"}}' },
  *   session: { user: { id: 'u-1', email_verified: true }, memberships: { 'c-1': { role: 'admin', permissions: [] } } },
  *   budget, today: '2026-11-22', request_id: 'req-1'
  * })
+ * reply
  * //=> { status: 200, headers: { 'X-Request-Id': 'req-1', 'Content-Type': 'application/json; charset=utf-8' },
- * //     body: { ...budget, name: 'Travel' }, budget: { ...budget, name: 'Travel' }, reasons: [...] }
+ * //     body: { ...budget, name: 'Travel' }, budget: { ...budget, name: 'Travel' } }
+ * reasons.map((r) => r.rule)
+ * //=> ['auth.bearer', 'auth.email_verified', 'auth.company_header', 'auth.membership', 'budget.scope', 'budget.stored',
+ * //    'budget.advance', 'budget.permission.update', 'budget.body.type', 'budget.body.wrapper', 'budget.permission.manager',
+ * //    'budget.permission.recurrence', 'budget.status.closed', 'budget.validation', 'budget.update']
  *
  * @since 0.1.0
  */
@@ -36,6 +41,10 @@ import { type BudgetContext, type BudgetReply, budgetFacade } from './budget-con
 
 /**
  * The reply to PATCH /v1/budgets/{id}. Never throws.
+ *
+ * @example
+ * respondBudgetUpdate({ request: { headers, body: '{"name":"Travel"}' }, session, budget, today: '2026-11-22', request_id: 'req-1' }).body
+ * //=> { message: 'The request body must hold the budget under the key "budget"' }
  *
  * @category facades
  * @since 0.1.0

@@ -8,7 +8,7 @@
 import { either as E } from 'fp-ts'
 import * as t from 'io-ts'
 import type { Trail } from '../decision/trail'
-import { problemReply, reply, type Reply } from '../reply/reply'
+import { type AnyReply, problemReply, type ProblemReply, reply, type ReplyOf } from '../reply/reply'
 import * as problem from '../decision/problem'
 
 // -------------------------------------------------------------------------------------
@@ -43,8 +43,8 @@ const requestIdOf = (u: unknown): string => {
  * @since 0.1.0
  */
 export const respondWith =
-  <C extends { readonly request_id: string }, R extends Reply>(codec: t.Decoder<unknown, C>, decide: (c: C) => R) =>
-  (context: unknown): R | Reply => {
+  <C extends { readonly request_id: string }, R extends AnyReply>(codec: t.Decoder<unknown, C>, decide: (c: C) => R) =>
+  (context: unknown): R | ProblemReply => {
     try {
       const decoded = codec.decode(context)
       if (E.isLeft(decoded)) {
@@ -66,16 +66,17 @@ export const respondWith =
  * @category utils
  * @since 0.1.0
  */
-export const settle = <A, X extends object>(
+export const settle = <A, B, X extends object = object, S extends number = 200>(
   requestId: string,
   trail: Trail<A>,
   ok: (a: A) => {
-    readonly body: unknown
+    readonly status?: S
+    readonly body: B
     readonly headers?: Readonly<Record<string, string>>
     readonly extra?: X
   }
-): Reply | (Reply & X) => {
+): (ReplyOf<S, B> & X) | ProblemReply => {
   if (E.isLeft(trail.result)) return problemReply(requestId, trail.reasons)(trail.result.left)
-  const { body, headers, extra } = ok(trail.result.right)
-  return { ...reply(200, requestId, trail.reasons, body, headers), ...extra }
+  const { status, body, headers, extra } = ok(trail.result.right)
+  return { ...reply((status ?? 200) as S, requestId, trail.reasons, body, headers), ...(extra as X) }
 }

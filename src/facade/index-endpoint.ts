@@ -35,7 +35,7 @@ import { decodePageRequest, type PageRequest } from '../paging/request'
 import { selectPage } from '../paging/select'
 import { encodeQuery } from '../http/query-string'
 import type { PageWindow } from '../paging/window'
-import type { Reply } from '../reply/reply'
+import type { Reply, ReplyOf } from '../reply/reply'
 import { respondWith, settle } from './context'
 
 // -------------------------------------------------------------------------------------
@@ -112,6 +112,24 @@ export interface IndexContext {
   readonly request_id: string
 }
 
+/**
+ * The reply of an index endpoint: on a 200, the bare array of records, or GET /v1/companies'
+ * `{data, cursors}` (ADR 0042), with the page headers.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type IndexReply = Reply<
+  ReplyOf<
+    200,
+    | ReadonlyArray<unknown>
+    | {
+        readonly data: ReadonlyArray<unknown>
+        readonly cursors: { readonly previous: string | null; readonly next: string | null }
+      }
+  >
+>
+
 // -------------------------------------------------------------------------------------
 // cursors
 // -------------------------------------------------------------------------------------
@@ -158,7 +176,7 @@ const envelope = (endpoint: Endpoint, request: PageRequest, page: ReadonlyArray<
  * @category facades
  * @since 0.1.0
  */
-export const respondIndex: (context: IndexContext) => Reply = /*#__PURE__*/ respondWith(IndexContext, (c): Reply => {
+export const respondIndex: (context: IndexContext) => IndexReply = /*#__PURE__*/ respondWith(IndexContext, (c): IndexReply => {
   const endpoint: Endpoint = c.endpoint
   const authenticated: Trail<unknown> = endpoint.requiresCompany
     ? authenticate(c.request, c.session)

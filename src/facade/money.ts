@@ -2,12 +2,17 @@
  * POST /v1/budgets/{id}/top_up, POST /v1/budgets/{id}/withdraw and PATCH /v1/budgets/{id}/amount
  * (contract section 7, R-16), each one pure function over the same context as the update.
  *
- * Rules consulted, in order: the authentication and scope rules, `budget.advance`,
+ * Rules consulted, in order: the authentication and scope rules, `budget.stored`, `budget.advance`,
  * `money.permission`, `money.body`, `money.status`, `money.validation`, `money.apply`.
  *
  * @example
- * respondTopUp({ request: { headers, body: '{"amount_cents":5000}' }, session, budget, today, request_id })
- * //=> { status: 200, body: { ...budget, balance_cents: budget.balance_cents + 5000 }, budget: ..., ... }
+ * const { reasons, ...reply } = respondTopUp({ request: { headers, body: '{"amount_cents":5000}' }, session, budget, today: '2026-11-22', request_id: 'req-1' })
+ * reply
+ * //=> { status: 200, headers: { 'X-Request-Id': 'req-1', 'Content-Type': 'application/json; charset=utf-8' },
+ * //     body: { ...budget, balance_cents: 25000 }, budget: { ...budget, balance_cents: 25000 } }
+ * reasons.map((r) => r.rule)
+ * //=> ['auth.bearer', 'auth.email_verified', 'auth.company_header', 'auth.membership', 'budget.scope', 'budget.stored',
+ * //    'budget.advance', 'money.permission', 'money.body', 'money.status', 'money.validation', 'money.apply']
  *
  * @since 0.1.0
  */
@@ -30,6 +35,10 @@ const respondMoney = (operation: MoneyOperation): ((context: BudgetContext) => B
 /**
  * POST /v1/budgets/{id}/top_up: adds `amount_cents` (> 0) to a funded budget's balance.
  *
+ * @example
+ * respondTopUp({ request: { headers, body: '{"amount_cents":5000}' }, session, budget, today: '2026-11-22', request_id: 'req-1' }).body
+ * //=> { ...budget, balance_cents: 25000 }
+ *
  * @category facades
  * @since 0.1.0
  */
@@ -39,6 +48,10 @@ export const respondTopUp = /*#__PURE__*/ respondMoney('top_up')
  * POST /v1/budgets/{id}/withdraw: takes `amount_cents` (> 0, at most the balance) from a funded
  * budget's balance.
  *
+ * @example
+ * respondWithdraw({ request: { headers, body: '{"amount_cents":25000}' }, session, budget, today: '2026-11-22', request_id: 'req-1' }).body
+ * //=> { errors: { amount_cents: ['must not exceed the balance of 20000 cents'] } }
+ *
  * @category facades
  * @since 0.1.0
  */
@@ -47,6 +60,11 @@ export const respondWithdraw = /*#__PURE__*/ respondMoney('withdraw')
 /**
  * PATCH /v1/budgets/{id}/amount: sets a tracking budget's planned amount for the period in
  * progress (`amount_cents` >= 0); moves no balance.
+ *
+ * @example
+ * const tracking = { ...budget, mode: 'tracking', balance_cents: null }
+ * respondAmount({ request: { headers, body: '{"amount_cents":80000}' }, session, budget: tracking, today: '2026-11-22', request_id: 'req-1' }).body
+ * //=> { ...tracking, period_amount_cents: 80000 }
  *
  * @category facades
  * @since 0.1.0

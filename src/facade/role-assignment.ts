@@ -36,7 +36,7 @@ import { jsonObjectBody } from '../http/body'
 import { Request } from '../http/request'
 import { ownValue } from '../json/value'
 import * as problem from '../decision/problem'
-import type { Reply } from '../reply/reply'
+import type { Reply, ReplyOf } from '../reply/reply'
 import { respondWith, settle } from './context'
 
 // -------------------------------------------------------------------------------------
@@ -101,7 +101,7 @@ export interface RoleAssignmentContext {
  * @category model
  * @since 0.1.0
  */
-export type RoleAssignmentReply = Reply
+export type RoleAssignmentReply = Reply<ReplyOf<200, { readonly user_id: string; readonly role: Role }>>
 
 // -------------------------------------------------------------------------------------
 // rules

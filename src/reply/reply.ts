@@ -25,19 +25,59 @@ import type { Problem } from '../decision/problem'
 // -------------------------------------------------------------------------------------
 
 /**
- * An HTTP reply: what a server sends back, and why (contract section 2).
+ * A reply of one status with one body: what a server sends back, and why (contract section 2).
+ *
+ * @example
+ * const r: ReplyOf<404, { error: 'not_found'; message: string }> = problemReply('req-1', [])(problem.notFound('budget.scope', 'no budget')) as never
  *
  * @category model
  * @since 0.1.0
  */
-export interface Reply {
-  readonly status: number
+export interface ReplyOf<S extends number, B> {
+  readonly status: S
+  /** Always `X-Request-Id`; `Content-Type` exactly when `body` is not `null`. */
   readonly headers: Readonly<Record<string, string>>
   /** A JSON value; `null` is an empty body. */
-  readonly body: unknown
+  readonly body: B
   /** The rules consulted, in order (R-30). For logs: never send them to the client. */
   readonly reasons: ReadonlyArray<Reason>
 }
+
+/**
+ * Every error reply the library builds, by status (spec section 7, contract sections 4, 5, 9):
+ * after `if (reply.status === 422)` the body is known to be the errors map, and so on.
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type ProblemReply =
+  | ReplyOf<400, { readonly error: 'bad_request'; readonly message: string }>
+  | ReplyOf<401, null | { readonly error: 'email_not_verified'; readonly message: string } | { readonly message: string }>
+  | ReplyOf<403, null | { readonly error_code: string; readonly message: string }>
+  | ReplyOf<404, { readonly error: 'not_found'; readonly message: string }>
+  | ReplyOf<409, { readonly error: 'conflict'; readonly message: string }>
+  | ReplyOf<412, { readonly message: string }>
+  | ReplyOf<416, { readonly message: string }>
+  | ReplyOf<422, { readonly errors: Readonly<Record<string, ReadonlyArray<string>>> }>
+  | ReplyOf<429, { readonly error: 'rate_limit_exceeded'; readonly message: string; readonly retry_after: number }>
+  | ReplyOf<500, { readonly error: 'internal_error'; readonly message: string }>
+  | ReplyOf<502 | 503 | 504, { readonly error: 'upstream_unavailable'; readonly message: string }>
+
+/**
+ * A facade's reply: its success (`Ok`, a {@link ReplyOf} a status in the 2xx range, with what
+ * to persist) or one of the {@link ProblemReply}s, discriminated by `status`.
+ *
+ * @example
+ * declare const reply: Reply<ReplyOf<200, { name: string }> & { readonly budget: { name: string } }>
+ * if (reply.status === 200) reply.budget.name // a string, no cast
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export type Reply<Ok extends ReplyOf<number, unknown> = ReplyOf<200, unknown>> = Ok | ProblemReply
+
+/** Any reply, of any status: what the generic steps of a facade handle. */
+export type AnyReply = ReplyOf<number, unknown>
 
 // -------------------------------------------------------------------------------------
 // constants
@@ -46,6 +86,9 @@ export interface Reply {
 /**
  * The media type of every body.
  *
+ * @example
+ * JSON_CONTENT_TYPE //=> 'application/json; charset=utf-8'
+ *
  * @category constants
  * @since 0.1.0
  */
@@ -53,6 +96,9 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 
 /**
  * The fixed texts of the fixed bodies.
+ *
+ * @example
+ * messages.guardRejected //=> 'Unauthorized (401)'
  *
  * @category constants
  * @since 0.1.0
@@ -80,16 +126,19 @@ const headersFor = (requestId: string, body: unknown, extra: Readonly<Record<str
  * A reply with a body (or an empty one when `body` is `null`), and any further headers (the
  * page headers of an index reply).
  *
+ * @example
+ * reply(204, 'req-1', [], null) //=> { status: 204, headers: { 'X-Request-Id': 'req-1' }, body: null, reasons: [] }
+ *
  * @category constructors
  * @since 0.1.0
  */
-export const reply = (
-  status: number,
+export const reply = <S extends number, B>(
+  status: S,
   requestId: string,
   reasons: ReadonlyArray<Reason>,
-  body: unknown,
+  body: B,
   headers: Readonly<Record<string, string>> = {}
-): Reply => ({
+): ReplyOf<S, B> => ({
   status,
   headers: headersFor(requestId, body, headers),
   body,
@@ -102,6 +151,12 @@ const errorsMap = (p: Extract<Problem, { _tag: 'Invalid' }>): Record<string, Rea
 
 /**
  * The status and body of a problem (spec section 7, contract sections 4, 5, 9).
+ *
+ * @example
+ * import { problem } from 'budget-rules'
+ *
+ * statusAndBody(problem.guardRejected('budget.permission.update', 'user u-2 has no budget rights'))
+ * //=> { status: 401, body: { message: 'Unauthorized (401)' } }
  *
  * @category destructors
  * @since 0.1.0
@@ -148,12 +203,21 @@ export const statusAndBody = (
 /**
  * The reply to a problem, with the rules consulted up to and including the one that refused.
  *
+ * @example
+ * import { problem } from 'budget-rules'
+ *
+ * problemReply('req-1', [{ rule: 'service.rate_limit', detail: 'retry after 5 s' }])(problem.rateLimited('service.rate_limit', 5))
+ * //=> { status: 429, headers: { 'Retry-After': '5', 'X-Request-Id': 'req-1', 'Content-Type': 'application/json; charset=utf-8' },
+ * //     body: { error: 'rate_limit_exceeded', message: 'Too many requests', retry_after: 5 },
+ * //     reasons: [{ rule: 'service.rate_limit', detail: 'retry after 5 s' }] }
+ *
  * @category constructors
  * @since 0.1.0
  */
 export const problemReply =
   (requestId: string, reasons: ReadonlyArray<Reason>) =>
-  (p: Problem): Reply => {
+  (p: Problem): ProblemReply => {
     const { status, body, headers } = statusAndBody(p)
-    return reply(status, requestId, reasons, body, headers)
+    // statusAndBody pairs each status with its body, as ProblemReply lists them.
+    return reply(status, requestId, reasons, body, headers) as ProblemReply
   }

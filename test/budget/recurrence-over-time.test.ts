@@ -18,7 +18,7 @@ import { advanceModel, boundary, daysBetween, indexContaining, periodContaining,
 
 const admin = (fields: Record<string, unknown>, b = budget(), today = TODAY) => {
   const r = respondBudgetUpdate({ ...patch('admin', { budget: fields }, b), today })
-  if (r.budget === undefined) throw new Error(`expected a 200, got ${r.status} ${JSON.stringify(r.body)}`)
+  if (r.status !== 200) throw new Error(`expected a 200, got ${r.status} ${JSON.stringify(r.body)}`)
   return r.budget
 }
 const starts = (periods: ReadonlyArray<{ starts_on: string }>) => periods.map((p) => p.starts_on)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { type BudgetJson, respondBudgetUpdate, respondTopUp } from '../../src/index'
-import { baseBudget, JSON_HEADERS, monthly, patch } from '../fixtures'
+import { Budget, type BudgetJson, respondBudgetUpdate, respondTopUp } from '../../src/index'
+import { baseBudget, JSON_HEADERS, monthly, patch, budgetOf } from '../fixtures'
 
 // The stored budget as the server hands it over: consistent or a 500, read by property
 // access whatever object carries it, and scoped by company_id alone (contract 4 row 5).
@@ -148,10 +148,10 @@ describe('budgets that are not plain objects (R-18)', () => {
     const r = respondBudgetUpdate(patch('manager', { budget: { name: 'Trips' } }, given as never))
     expect(r.status).toBe(200)
     expect(r.body).toStrictEqual(expected)
-    expect(r.budget).toStrictEqual(expected)
-    expect(Object.getPrototypeOf(r.budget)).toBe(Object.prototype)
-    expect(r.budget).not.toBe(given)
-    expect(r.budget).not.toBe(r.body)
+    expect(budgetOf(r)).toStrictEqual(expected)
+    expect(Object.getPrototypeOf(budgetOf(r))).toBe(Object.prototype)
+    expect(budgetOf(r)).not.toBe(given)
+    expect(budgetOf(r)).not.toBe(r.body)
   })
 
   it('reads each field once', () => {
@@ -177,5 +177,57 @@ describe('budgets that are not plain objects (R-18)', () => {
     const r = respondBudgetUpdate(patch('admin', { budget: { recurrence_every: 2, name: 'Trips' } }, row as never))
     expect(r.status).toBe(200)
     expect(row).toStrictEqual(monthlyRow)
+  })
+})
+
+describe('the Budget codec (R-17, R-18)', () => {
+  const messages = (u: unknown): ReadonlyArray<string> | 'valid' => {
+    const d = Budget.decode(u)
+    return d._tag === 'Right' ? 'valid' : d.left.map((e) => e.message ?? '')
+  }
+
+  it('decodes a consistent budget into a fresh plain object with the 20 fields, and encodes it as it is', () => {
+    const row = { ...monthlyRow, extra: 'dropped' }
+    const d = Budget.decode(row)
+    expect(d).toStrictEqual({ _tag: 'Right', right: monthlyRow })
+    expect(d._tag === 'Right' && d.right).not.toBe(row)
+    expect(d._tag === 'Right' && Budget.encode(d.right)).toStrictEqual(monthlyRow)
+  })
+
+  it('is a guard that agrees with decode', () => {
+    expect([Budget.is(monthlyRow), Budget.is({ ...monthlyRow, recurrence_every: null }), Budget.is(null), Budget.is(Object.create(monthlyRow))]).toEqual([
+      true,
+      false,
+      false,
+      true
+    ])
+  })
+
+  it.each<[string, unknown, string]>([
+    ['null', null, 'the budget is null, not an object'],
+    ['a number', 5, 'the budget is 5, not an object'],
+    ['a string', '{"id":"b-1"}', 'the budget is "{\\"id\\":\\"b-1\\"}", not an object'],
+    ['undefined', undefined, 'the budget is undefined, not an object']
+  ])('refuses %s as no object', (_, u, message) => {
+    expect(messages(u)).toEqual([message])
+  })
+
+  it('reads the fields of a function object as of any other object', () => {
+    const carrier = Object.defineProperties(
+      function row() {
+        return null
+      },
+      Object.fromEntries(Object.entries(monthlyRow).map(([k, v]) => [k, { value: v, enumerable: true }]))
+    )
+    expect(Budget.decode(carrier)).toStrictEqual({ _tag: 'Right', right: monthlyRow })
+  })
+
+  it('names every field of the wrong type, with the value and the type it should have', () => {
+    expect(messages({ ...baseBudget, name: 7, status: 'gone', balance_cents: 1.5 })).toEqual([
+      'name is 7, not string',
+      'status is "gone", not BudgetStatus',
+      'balance_cents is 1.5, not (Cents | null)'
+    ])
+    expect(messages({}).length).toBe(20)
   })
 })

@@ -8,7 +8,7 @@ import type { IncomingHttpHeaders } from 'node:http'
 import { describe, expect, it } from 'vitest'
 import { endpoints, headerOf, type IndexContext, parseErrorResponse, Request, respondBudgetUpdate, respondIndex, retryDecision } from '../../src/index'
 import type { HttpHeaders as LibraryHeaders } from '../../src/index'
-import { budget, JSON_HEADERS, session, TODAY } from '../fixtures'
+import { budget, JSON_HEADERS, session, TODAY, budgetOf } from '../fixtures'
 
 /** An index request over no records, by a member of c-1, with these headers. */
 const emptyIndex = (headers: unknown) =>
@@ -158,7 +158,7 @@ describe('the facades read the request headers in every form (R-54)', () => {
     const fromFetch = respondBudgetUpdate(context(new Headers({ authorization: 'Bearer key-1', 'company-id': 'c-1' })))
     const fromNode = respondBudgetUpdate(context({ authorization: ['Bearer key-1'], 'company-id': 'c-1', 'set-cookie': ['a=1'] }))
     for (const r of [fromFetch, fromNode]) {
-      expect([r.status, r.headers, (r.body as { name: string }).name, r.budget?.name]).toEqual([200, JSON_HEADERS, 'Trips', 'Trips'])
+      expect([r.status, r.headers, (r.body as { name: string }).name, budgetOf(r)?.name]).toEqual([200, JSON_HEADERS, 'Trips', 'Trips'])
     }
   })
 

@@ -12,6 +12,7 @@ import { AuthorizeTransactionContext as AuthorizeTransactionCodec } from '../../
 import { tally } from '../arbitraries'
 import { runs } from '../runs'
 import { thrown } from '../thrown'
+import { transactionOf } from '../fixtures'
 
 type Role = 'owner' | 'admin' | 'member'
 
@@ -276,14 +277,14 @@ describe('respondAuthorizeTransaction: row 9, a pending transaction is authorize
     const r = respondAuthorizeTransaction(context('admin', given))
     expect(r).toStrictEqual({ status: 200, headers: JSON_HEADERS, body: AUTHORIZED, transaction: AUTHORIZED, reasons })
     expect(Object.keys(r.body as object)).toEqual(['id', 'company_id', 'amount', 'status', 'created_at', 'updated_at'])
-    expect(r.body).not.toBe(r.transaction)
+    expect(r.body).not.toBe(transactionOf(r))
     expect(r.body).not.toBe(given)
     expect(given.status).toBe('pending')
   })
 
   it('keeps only the fields read: those absent are not invented, others are not copied', () => {
     const r = respondAuthorizeTransaction(context('admin', { company_id: 'c-1', note: 'rent', status: 'pending', id: 'tx-1', dataValues: { secret: 1 } }))
-    expect([r.status, r.body, r.transaction]).toStrictEqual([
+    expect([r.status, r.body, transactionOf(r)]).toStrictEqual([
       200,
       { id: 'tx-1', company_id: 'c-1', status: 'authorized' },
       { id: 'tx-1', company_id: 'c-1', status: 'authorized' }
@@ -292,7 +293,7 @@ describe('respondAuthorizeTransaction: row 9, a pending transaction is authorize
 
   it('accepts negative amounts and instants at any offset', () => {
     const r = respondAuthorizeTransaction(context('owner', { ...PENDING, amount: -500, created_at: '2026-11-22T23:59:59.123456789+14:00' }))
-    expect([r.status, r.transaction?.amount, r.transaction?.created_at]).toEqual([200, -500, '2026-11-22T23:59:59.123456789+14:00'])
+    expect([r.status, transactionOf(r)?.amount, transactionOf(r)?.created_at]).toEqual([200, -500, '2026-11-22T23:59:59.123456789+14:00'])
   })
 
   it('reads a class instance with getters (an ORM row), each field once, into a plain object', () => {
@@ -331,7 +332,7 @@ describe('respondAuthorizeTransaction: row 9, a pending transaction is authorize
     const r = respondAuthorizeTransaction(context('admin', new Row()))
     expect(r).toStrictEqual({ status: 200, headers: JSON_HEADERS, body: AUTHORIZED, transaction: AUTHORIZED, reasons })
     expect(Object.fromEntries(reads)).toEqual({ id: 1, company_id: 1, amount: 1, status: 1, created_at: 1, updated_at: 1 })
-    expect(Object.getPrototypeOf(r.transaction)).toBe(Object.prototype)
+    expect(Object.getPrototypeOf(transactionOf(r))).toBe(Object.prototype)
   })
 
   it('reads inherited fields (Object.create of a row)', () => {

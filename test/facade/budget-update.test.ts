@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { respondBudgetUpdate } from '../../src/index'
-import { budget, JSON_HEADERS, monthly, patch, session, TODAY } from '../fixtures'
+import { BudgetContext, respondBudgetUpdate } from '../../src/index'
+import { budget, JSON_HEADERS, monthly, patch, session, TODAY, budgetOf } from '../fixtures'
 
 // The reasons a reply must carry, written out: the rules of contract sections 4 and 5 in the
 // order they are consulted (R-30, ADR 0009), each with what it found.
@@ -287,7 +287,7 @@ describe('respondBudgetUpdate: the update (contract section 5)', () => {
     const r = respondBudgetUpdate(
       patch('manager', { budget: { manager_id: 'u-manager', recurrence_unit: 'month', recurrence_every: 1, name: 'X' } }, b)
     )
-    expect([r.status, r.budget]).toEqual([200, { ...b, name: 'X' }])
+    expect([r.status, budgetOf(r)]).toEqual([200, { ...b, name: 'X' }])
   })
 
   it('row 11: replies 409 conflict to any update of a closed budget', () => {
@@ -407,13 +407,13 @@ describe('respondBudgetUpdate: the update (contract section 5)', () => {
 
   it('row 13: an admin may change the manager to a member of the company', () => {
     const r = respondBudgetUpdate(patch('admin', { budget: { manager_id: 'u-member' } }, budget(), { company_member_ids: ['u-member'] }))
-    expect(r.budget?.manager_id).toBe('u-member')
+    expect(budgetOf(r)?.manager_id).toBe('u-member')
   })
 
   it('R-15: a closing budget whose ends_on moves later becomes open', () => {
     const b = budget({ status: 'closing', ends_on: '2026-11-01' })
     const r = respondBudgetUpdate(patch('manager', { budget: { ends_on: '2027-01-31' } }, b))
-    expect([r.status, r.budget]).toEqual([200, { ...b, status: 'open', ends_on: '2027-01-31' }])
+    expect([r.status, budgetOf(r)]).toEqual([200, { ...b, status: 'open', ends_on: '2027-01-31' }])
     expect(r.reasons).toEqual([
       ...asManager(),
       ...bodyRead(1),
@@ -427,19 +427,19 @@ describe('respondBudgetUpdate: the update (contract section 5)', () => {
 
   it('R-15: a closing budget whose ends_on becomes null becomes open', () => {
     const b = budget({ status: 'closing', ends_on: '2026-11-01' })
-    expect(respondBudgetUpdate(patch('co_manager', { budget: { ends_on: null } }, b)).budget?.status).toBe('open')
+    expect(budgetOf(respondBudgetUpdate(patch('co_manager', { budget: { ends_on: null } }, b)))?.status).toBe('open')
   })
 
   it("R-15: resending a closing budget's past ends_on is no change", () => {
     const b = budget({ status: 'closing', ends_on: '2026-11-01' })
     const r = respondBudgetUpdate(patch('manager', { budget: { ends_on: '2026-11-01' } }, b))
-    expect([r.status, r.budget]).toEqual([200, b])
+    expect([r.status, budgetOf(r)]).toEqual([200, b])
   })
 
   it('an open budget whose closing date has come is compared as closing, and reopened by a new date', () => {
     const b = budget({ status: 'open', ends_on: '2026-11-20' })
     const r = respondBudgetUpdate(patch('manager', { budget: { ends_on: '2026-12-01' } }, b))
-    expect([r.status, r.budget]).toEqual([200, { ...b, ends_on: '2026-12-01' }])
+    expect([r.status, budgetOf(r)]).toEqual([200, { ...b, ends_on: '2026-12-01' }])
     expect(r.reasons).toEqual([
       ...asManager('status open -> closing'),
       ...bodyRead(1),
@@ -450,7 +450,46 @@ describe('respondBudgetUpdate: the update (contract section 5)', () => {
       { rule: 'budget.reopen', detail: 'ends_on now 2026-12-01; the budget is open again' }
     ])
     const unchanged = respondBudgetUpdate(patch('manager', { budget: { name: 'Trips' } }, b))
-    expect(unchanged.budget?.status).toBe('closing')
+    expect(budgetOf(unchanged)?.status).toBe('closing')
+  })
+
+  it('rolls the stored budget to today first, and says what rolled: a new period, and the status', () => {
+    // Stored on 2026-10-18 with the period 2026-10-18..2026-11-18 and ends_on 2026-11-20; today 2026-11-22.
+    const stored = monthly({ period_starts_on: '2026-10-18', period_ends_on: '2026-11-18', period_amount_cents: 12000, ends_on: '2026-11-20' })
+    const rolled = { ...stored, period_starts_on: '2026-11-18', period_ends_on: '2026-12-18', period_amount_cents: 50000, status: 'closing' }
+    expect(respondBudgetUpdate(patch('manager', { budget: {} }, stored))).toEqual({
+      status: 200,
+      headers: JSON_HEADERS,
+      body: rolled,
+      budget: rolled,
+      reasons: [
+        ...asManager('period in progress 2026-11-18..2026-12-18; status open -> closing'),
+        ...bodyRead(0),
+        ...nothingReserved,
+        { rule: 'budget.status.closed', detail: 'status closing' },
+        { rule: 'budget.validation', detail: 'nothing changes' },
+        { rule: 'budget.update', detail: 'no field changes' }
+      ]
+    })
+  })
+
+  it('leaves the last period open-ended once renewals have stopped and its end has passed', () => {
+    const stored = budget({ period_starts_on: '2026-10-18', period_ends_on: '2026-11-18', period_amount_cents: 12000 })
+    const rolled = { ...stored, period_ends_on: null }
+    expect(respondBudgetUpdate(patch('manager', { budget: {} }, stored))).toEqual({
+      status: 200,
+      headers: JSON_HEADERS,
+      body: rolled,
+      budget: rolled,
+      reasons: [
+        ...asManager('renewals over: the period is open-ended'),
+        ...bodyRead(0),
+        ...nothingReserved,
+        { rule: 'budget.status.closed', detail: 'status open' },
+        { rule: 'budget.validation', detail: 'nothing changes' },
+        { rule: 'budget.update', detail: 'no field changes' }
+      ]
+    })
   })
 
   it('returns a budget with exactly the fields of contract section 2, dropping extra keys the server stored', () => {
@@ -507,6 +546,22 @@ describe('respondBudgetUpdate: malformed server input (contract preamble)', () =
     expect([r.status, r.reasons]).toEqual([500, [{ rule: 'server.unexpected', detail: 'boom' }]])
   })
 
+  it('replies 500 rather than throwing when a getter throws something other than an Error', () => {
+    const ctx = patch('admin', { budget: { name: 'Trips' } })
+    const hostile = Object.defineProperty({ ...ctx }, 'request', {
+      get() {
+        throw 'boom' as unknown as Error
+      },
+      enumerable: true
+    })
+    expect(respondBudgetUpdate(hostile)).toEqual({
+      status: 500,
+      headers: JSON_HEADERS,
+      body: { error: 'internal_error', message: 'Internal server error' },
+      reasons: [{ rule: 'server.unexpected', detail: 'a non-error was thrown' }]
+    })
+  })
+
   it('replies 500 rather than throwing when even the request id getter throws', () => {
     const hostile = Object.defineProperty({}, 'request_id', {
       get() {
@@ -516,5 +571,134 @@ describe('respondBudgetUpdate: malformed server input (contract preamble)', () =
     })
     const r = respondBudgetUpdate(hostile as never)
     expect([r.status, r.headers['X-Request-Id'], r.reasons]).toEqual([500, '', [{ rule: 'server.unexpected', detail: 'boom' }]])
+  })
+})
+
+describe('BudgetContext: the check of what a server hands a budget facade', () => {
+  it('takes any object or null as the budget, read field by field only once in scope', () => {
+    const ctx = patch('admin', { budget: {} })
+    const carrier = Object.assign(() => null, { id: 'b-1' })
+    expect([ctx, { ...ctx, budget: null }, { ...ctx, budget: { id: 'b-9' } }, { ...ctx, budget: carrier }].map((c) => BudgetContext.is(c))).toEqual([
+      true,
+      true,
+      true,
+      true
+    ])
+    expect([{ ...ctx, budget: 'b-1' }, { ...ctx, budget: 7 }, { ...ctx, budget: undefined }, { ...ctx, today: '2026-02-30' }].map((c) => BudgetContext.is(c))).toEqual([
+      false,
+      false,
+      false,
+      false
+    ])
+  })
+
+  it('decodes a context and encodes it back as the same values, the budget untouched', () => {
+    const ctx = patch('admin', { budget: {} })
+    const decoded = BudgetContext.decode(ctx)
+    if (decoded._tag === 'Left') throw new Error('the fixture context is valid')
+    expect(BudgetContext.encode(decoded.right)).toEqual(ctx)
+    expect(BudgetContext.encode(decoded.right).budget).toBe(ctx.budget)
+  })
+})
+
+describe('respondBudgetUpdate: a period rolled into the last one the calendar holds', () => {
+  it('names the period in progress as open-ended when its end would fall past 9999-12-31 (ADR 0010)', () => {
+    const yearly = budget({
+      recurrence_unit: 'year',
+      recurrence_every: 1,
+      base_amount_cents: 700,
+      recurrence_starts_on: '9990-01-01',
+      period_starts_on: '9998-01-01',
+      period_ends_on: '9999-01-01',
+      period_amount_cents: 900
+    })
+    const r = respondBudgetUpdate({ ...patch('admin', { budget: {} }, yearly), today: '9999-06-01' })
+    const rolled = { ...yearly, period_starts_on: '9999-01-01', period_ends_on: null, period_amount_cents: 700 }
+    expect(r).toEqual({
+      status: 200,
+      headers: JSON_HEADERS,
+      body: rolled,
+      budget: rolled,
+      reasons: [
+        ...asAdmin('period in progress 9999-01-01..open-ended'),
+        ...bodyRead(0),
+        ...fullRights,
+        { rule: 'budget.status.closed', detail: 'status open' },
+        { rule: 'budget.validation', detail: 'nothing changes' },
+        { rule: 'budget.update', detail: 'no field changes' }
+      ]
+    })
+  })
+})
+
+describe('respondBudgetUpdate: recurrence changes at the end of the calendar (ADR 0010, R-12)', () => {
+  // Yearly from 9990-01-01: the period in progress, 9999-01-01.., is the last the calendar holds.
+  const last = budget({
+    recurrence_unit: 'year',
+    recurrence_every: 1,
+    base_amount_cents: 700,
+    recurrence_starts_on: '9990-01-01',
+    period_starts_on: '9999-01-01',
+    period_ends_on: null,
+    period_amount_cents: 900
+  })
+  // No renewals, created in 9999.
+  const late = budget({ created_on: '9999-03-01', period_starts_on: '9999-03-01' })
+  const on = (b: typeof last, sent: object) => respondBudgetUpdate({ ...patch('admin', { budget: sent }, b), today: '9999-06-01' })
+  const through = (keys: number, changes: string, outcome: Reason): ReadonlyArray<Reason> => [
+    ...asAdmin(),
+    ...bodyRead(keys),
+    ...fullRights,
+    { rule: 'budget.status.closed', detail: 'status open' },
+    { rule: 'budget.validation', detail: 'every changed value is valid' },
+    { rule: 'budget.update', detail: `changes ${changes}` },
+    outcome
+  ]
+
+  it('stops renewals of an open-ended period without naming an end', () => {
+    const stopped = { ...last, recurrence_unit: null, recurrence_every: null, base_amount_cents: null, recurrence_starts_on: null }
+    expect(on(last, { recurrence_unit: null })).toEqual({
+      status: 200,
+      headers: JSON_HEADERS,
+      body: stopped,
+      budget: stopped,
+      reasons: through(1, 'recurrence_unit', { rule: 'recurrence.stop', detail: 'renewals stopped' })
+    })
+  })
+
+  it('changes the cadence of an open-ended period from the anchor it holds', () => {
+    const every2 = { ...last, recurrence_every: 2 }
+    expect(on(last, { recurrence_every: 2 })).toEqual({
+      status: 200,
+      headers: JSON_HEADERS,
+      body: every2,
+      budget: every2,
+      reasons: through(1, 'recurrence_every', { rule: 'recurrence.change', detail: 'every 2 year from 9990-01-01' })
+    })
+  })
+
+  it('turns renewals on with a period in progress that never ends when its first boundary is past 9999-12-31', () => {
+    const yearly = { ...late, recurrence_unit: 'year', recurrence_every: 1, base_amount_cents: 5, recurrence_starts_on: '9999-03-01' }
+    expect(on(late, { recurrence_unit: 'year', base_amount_cents: 5 })).toEqual({
+      status: 200,
+      headers: JSON_HEADERS,
+      body: yearly,
+      budget: yearly,
+      reasons: through(2, 'recurrence_unit, base_amount_cents', {
+        rule: 'recurrence.turn_on',
+        detail: 'periods count from 9999-03-01; the period in progress ends never'
+      })
+    })
+    const monthly = { ...yearly, recurrence_unit: 'month', period_ends_on: '9999-07-01' }
+    expect(on(late, { recurrence_unit: 'month', base_amount_cents: 5 })).toEqual({
+      status: 200,
+      headers: JSON_HEADERS,
+      body: monthly,
+      budget: monthly,
+      reasons: through(2, 'recurrence_unit, base_amount_cents', {
+        rule: 'recurrence.turn_on',
+        detail: 'periods count from 9999-03-01; the period in progress ends 9999-07-01'
+      })
+    })
   })
 })
