@@ -3,7 +3,7 @@ import { defineConfig } from 'eslint/config'
 import tseslint from 'typescript-eslint'
 
 export default defineConfig(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'docs/api/**', '.stryker-tmp/**', 'test/consumer/**'] },
   js.configs.recommended,
   tseslint.configs.strictTypeChecked,
   {

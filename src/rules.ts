@@ -5,7 +5,8 @@
  * built from these; use them to build a facade of your own or to test a rule alone.
  *
  * @example
- * import { decodeFilter, endpoints } from 'budget-rules/rules'
+ * import { endpoints } from 'budget-rules'
+ * import { decodeFilter } from 'budget-rules/rules'
  * import { either } from 'fp-ts'
  *
  * either.isRight(decodeFilter(endpoints.bankTransactions, 'amount[$gte]', '1000')) //=> true
@@ -87,6 +88,13 @@ export { selectPage, firstK } from './paging/select'
 export { pageHeaders } from './paging/headers'
 
 // -- problems, replies and the rules catalogue
+/**
+ * Why a request is refused, as data: one constructor and one type per reply the spec names,
+ * each carrying the rule that refused and a detail for the log.
+ *
+ * @example
+ * problem.notFound('budget.scope', 'no budget with that id') //=> { _tag: 'NotFound', rule: 'budget.scope', detail: 'no budget with that id' }
+ */
 export * as problem from './decision/problem'
 export type { Problem, FieldError } from './decision/problem'
 export { problemReply, statusAndBody, reply, messages, JSON_CONTENT_TYPE, type AnyReply } from './reply/reply'

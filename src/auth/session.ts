@@ -31,12 +31,18 @@ import { describeValue } from '../json/describe'
 /**
  * A member's role in a company.
  *
+ * @example
+ * Role.is('admin') //=> true
+ * Role.is('Admin') //=> false
+ *
  * @category model
  * @since 0.1.0
  */
 export type Role = 'owner' | 'admin' | 'member'
 
 /**
+ * The io-ts codec of a {@link Role}: exactly `owner`, `admin` or `member`.
+ *
  * @category codecs
  * @since 0.1.0
  */
@@ -44,6 +50,10 @@ export const Role = /*#__PURE__*/ t.keyof({ owner: null, admin: null, member: nu
 
 /**
  * The session's member view of one company.
+ *
+ * @example
+ * authenticate({ headers }, session).result
+ * //=> right({ company_id: 'c-1', caller: { user_id: 'u-1', role: 'admin', permissions: [] } })
  *
  * @category model
  * @since 0.1.0

@@ -18,6 +18,7 @@
  * @since 0.1.0
  */
 import { either as E } from 'fp-ts'
+import { typeError } from '../json/describe'
 import * as problem from '../decision/problem'
 import type { FieldError, Problem } from '../decision/problem'
 import { isJsonObject, ownValue } from '../json/value'
@@ -94,6 +95,9 @@ export const recipientMessages = {
  * @since 0.1.0
  */
 export const rutCheckDigit = (digits: string): string => {
+  // A RUT body has at most 9 digits (R-19: anything else is refused at once, never walked).
+  if (typeof digits !== 'string' || !/^\d{1,9}$/.test(digits))
+    throw typeError('rutCheckDigit', 'digits', digits, 'a string of 1 to 9 digits')
   let sum = 0
   let weight = 2
   for (let i = digits.length - 1; i >= 0; i--) {

@@ -155,7 +155,7 @@ export const readBudget = (u: unknown): E.Either<ReadonlyArray<string>, BudgetMo
 export type Budget = BudgetModel
 
 /**
- * The io-ts codec of a stored budget: {@link readBudget} as a decoder, so `Budget.decode` reads
+ * The io-ts codec of a stored budget: `readBudget` as a decoder, so `Budget.decode` reads
  * class instances and ORM rows, checks consistency, and returns a fresh plain object.
  *
  * @example

@@ -12,8 +12,8 @@
  * - with rights other than `'full'`, `manager_id` and the recurrence fields equal those of `b`.
  *
  * @example
- * decideUpdate({ rights: 'manager', budget: b, sent: [{ key: 'name', value: 'Travel' }], today })
- * //=> a trail whose result is right({ ...b, name: 'Travel' })
+ * decideUpdate({ rights: 'manager', budget, sent: [{ key: 'name', value: 'Travel' }], today: '2026-11-22' }).result
+ * //=> right({ ...budget, name: 'Travel' })
  *
  * @since 0.1.0
  */
@@ -22,6 +22,7 @@ import { type CalendarDate, isCalendarDate } from '../calendar/date'
 import type { Reason } from '../decision/rules'
 import { chain, fail, of, pass, type Trail } from '../decision/trail'
 import { changeRecurrence, type RecurrenceSettings } from './recurrence-change'
+import { readBudget } from './stored'
 import { type RecurrenceUnit, recurrenceUnits } from '../recurrence/schedule'
 import * as problem from '../decision/problem'
 import type { FieldError } from '../decision/problem'
@@ -46,6 +47,14 @@ import { nameError, nameMessages } from '../validation/name'
 // -------------------------------------------------------------------------------------
 
 /**
+ * What the update decision takes: the caller's rights, the budget as of `today`, and the keys
+ * the client sent.
+ *
+ * @example
+ * decideUpdate({ rights: 'manager', budget, sent: [{ key: 'recurrence_every', value: 2 }], today: '2026-11-22' }).result
+ * //=> left({ _tag: 'Forbidden', rule: 'budget.permission.recurrence', error_code: 'budgets/cannot_change_recurrence',
+ * //          detail: 'Only an admin or a user with budgets_manage can change the recurrence' })
+ *
  * @category model
  * @since 0.1.0
  */
@@ -73,6 +82,9 @@ interface Changes {
 /**
  * The texts of the 422 field errors (R-13).
  *
+ * @example
+ * fieldMessages.notAfter('2026-11-22') //=> 'must be after 2026-11-22'
+ *
  * @category constants
  * @since 0.1.0
  */
@@ -81,6 +93,7 @@ export const fieldMessages = {
   tooLong: nameMessages.tooLong,
   notInList: 'is not included in the list',
   notADate: 'is not a valid date (YYYY-MM-DD)',
+  /** `ends_on`: a closing date that is not after today. */
   notAfter: (today: string) => `must be after ${today}`,
   notAMember: 'is not a member of the company',
   every: 'must be an integer from 1 to 366',
@@ -88,7 +101,8 @@ export const fieldMessages = {
   recurrenceOff: 'must be null while recurrence_unit is null',
   baseRequired: 'is required while recurrence is on',
   unknown: 'is not a field of a budget',
-  readOnly: 'cannot be changed'
+  readOnly: 'cannot be changed',
+  noBoundary: 'cannot take effect: the period in progress lasts past 9999-12-31'
 } as const
 
 // -------------------------------------------------------------------------------------
@@ -247,13 +261,25 @@ const apply = (r: UpdateRequest, changed: ReadonlyArray<Sent>, c: Changes): Trai
   if (reopened !== edited)
     reasons.push({ rule: 'budget.reopen', detail: `ends_on now ${plain.ends_on ?? 'null'}; the budget is open again` })
   const renewed = changeRecurrence(reopened, r.today, recurrence)
-  if (renewed.reason !== null) reasons.push(renewed.reason)
+  if (renewed.reason === null) return { reasons, result: E.right(renewed.budget) }
+  reasons.push(renewed.reason)
+  // Near the end of the calendar a new cadence may have no boundary left for the period in
+  // progress to end on: such a budget would not be consistent (R-17), so the change is refused.
+  if (E.isLeft(readBudget(renewed.budget))) {
+    const p = problem.invalid('budget.validation', [{ field: 'recurrence_unit', messages: [fieldMessages.noBoundary] }])
+    return { reasons: [...reasons, { rule: p.rule, detail: p.detail }], result: E.left(p) }
+  }
   return { reasons, result: E.right(renewed.budget) }
 }
 
 /**
  * Rows 9 to 13 in order: manager permission, recurrence permission (both from the permission
  * table), closed, validation, then the updated budget.
+ *
+ * @example
+ * decideUpdate({ rights: 'full', budget, sent: [{ key: 'name', value: ' ' }, { key: 'ends_on', value: '2026-11-01' }], today: '2026-11-22' }).result
+ * //=> left({ _tag: 'Invalid', rule: 'budget.validation', detail: "name: can't be blank; ends_on: must be after 2026-11-22",
+ * //          errors: [{ field: 'name', messages: ["can't be blank"] }, { field: 'ends_on', messages: ['must be after 2026-11-22'] }] })
  *
  * @category rules
  * @since 0.1.0
@@ -271,6 +297,12 @@ export const decideUpdate = (r: UpdateRequest): Trail<Budget> => {
 /**
  * Row 6: full budget rights, or the group's manager or co-manager; anyone else is refused by
  * the action guard (401 `Unauthorized (401)`), before the body is even read.
+ *
+ * @example
+ * // u-7 manages the budget
+ * authorizeUpdate({ user_id: 'u-7', role: 'member', permissions: [] }, budget).result //=> right('manager')
+ * authorizeUpdate({ user_id: 'u-2', role: 'member', permissions: [] }, budget).result
+ * //=> left({ _tag: 'GuardRejected', rule: 'budget.permission.update', detail: 'user u-2 has no budget rights and does not manage budget b-1' })
  *
  * @category rules
  * @since 0.1.0

@@ -14,6 +14,12 @@ import * as t from 'io-ts'
 import { type CalendarDate as Date, isCalendarDate } from './date'
 
 /**
+ * A real calendar date from 0001-01-01 to 9999-12-31, written `YYYY-MM-DD`: what
+ * {@link CalendarDate} decodes.
+ *
+ * @example
+ * CalendarDate.is('2028-02-29') //=> true
+ *
  * @category model
  * @since 0.1.0
  */

@@ -18,6 +18,9 @@ import { dayNumber, daysInMonth } from './date'
 /**
  * A moment: whole seconds since 1970-01-01T00:00:00Z and the nanoseconds past them.
  *
+ * @example
+ * parseInstant('2026-11-22T07:15:00.5-03:00') //=> { seconds: 1795342500, nanos: 500000000 }
+ *
  * @category model
  * @since 0.1.0
  */
@@ -46,6 +49,11 @@ const digits = (text: string, at: number, length: number): number => {
  * by `Z` or `+HH:MM` / `-HH:MM` (1 to 9 fraction digits), or names no real date or time (hours
  * 0-23, minutes and seconds 0-59, offsets up to 23:59). One pass over the characters, no regular
  * expression: index endpoints parse one per record.
+ *
+ * @example
+ * parseInstant('2026-11-22T10:15:00Z') //=> { seconds: 1795342500, nanos: 0 }
+ * parseInstant('2026-11-22 10:15:00Z') //=> null
+ * parseInstant('2026-11-22T24:00:00Z') //=> null
  *
  * @category constructors
  * @since 0.1.0
@@ -106,6 +114,9 @@ export const parseInstant = (text: string): Instant | null => {
 
 /**
  * Negative when `a` is earlier than `b`, 0 when they are the same moment, positive otherwise.
+ *
+ * @example
+ * compareInstants(parseInstant('2026-11-22T10:00:00Z')!, parseInstant('2026-11-22T10:00:00.000000001Z')!) //=> -1
  *
  * @category utils
  * @since 0.1.0

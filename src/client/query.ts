@@ -67,14 +67,47 @@ export interface QuerySpec {
 // utils
 // -------------------------------------------------------------------------------------
 
-const filterParameter = (f: FilterSpec): QueryParameter => [
-  f.op === '$eq' ? f.field : `${f.field}[${f.op}]`,
-  Array.isArray(f.value) ? JSON.stringify(f.value) : String(f.value)
-]
+const isCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0
+const isScalar = (u: unknown): u is number | string => typeof u === 'string' || (typeof u === 'number' && Number.isFinite(u))
+const isOperator = (u: unknown): u is Operator =>
+  u === '$eq' || u === '$ne' || u === '$gt' || u === '$gte' || u === '$lt' || u === '$lte' || u === '$in' || u === '$nin'
+
+/** The parameter of a filter, or none when it is not a filter (a client function never throws). */
+const filterParameter = (f: unknown): ReadonlyArray<QueryParameter> => {
+  if (typeof f !== 'object' || f === null) return []
+  const { field, op, value } = f as { readonly field?: unknown; readonly op?: unknown; readonly value?: unknown }
+  if (typeof field !== 'string' || !isOperator(op)) return []
+  const text = Array.isArray(value)
+    ? (value as ReadonlyArray<unknown>).every(isScalar)
+      ? JSON.stringify(value)
+      : undefined
+    : isScalar(value)
+      ? String(value)
+      : undefined
+  return text === undefined ? [] : [[op === '$eq' ? field : `${field}[${op}]`, text]]
+}
+
+/** The parameters of `spec`, each part that is not of its type left out. */
+const parametersOf = (endpoint: unknown, spec: unknown): ReadonlyArray<QueryParameter> => {
+  if (typeof spec !== 'object' || spec === null) return []
+  const { window, order, field, filters } = spec as { readonly [K in keyof QuerySpec]?: unknown }
+  const parameters: Array<QueryParameter> = []
+  if (typeof window === 'object' && window !== null) {
+    const { start, end } = window as { readonly start?: unknown; readonly end?: unknown }
+    if (isCount(start) && isCount(end)) parameters.push(['_start', String(start)], ['_end', String(end)])
+  }
+  if (order === 'asc' || order === 'desc')
+    parameters.push(['_order', spellOrder(typeof endpoint === 'object' && endpoint !== null ? (endpoint as Endpoint) : { orderCase: 'lower' }, order)])
+  if (typeof field === 'string') parameters.push(['_field', field])
+  if (Array.isArray(filters)) for (const f of filters as ReadonlyArray<unknown>) parameters.push(...filterParameter(f))
+  return parameters
+}
 
 /**
  * The query string (without `?`) of `spec` for `endpoint`; parameters left out take the
- * service's defaults.
+ * service's defaults. Never throws (R-19): a part of `spec` that is not of its type (a window of
+ * non-integers, an unknown operator, a value that is not a string or a finite number) is left
+ * out, and an object that throws when read gives `''`.
  *
  * @example
  * import { endpoints } from 'budget-rules'
@@ -85,18 +118,14 @@ const filterParameter = (f: FilterSpec): QueryParameter => [
  * @category client
  * @since 0.1.0
  */
-export const buildQuery = (endpoint: Endpoint, spec: QuerySpec): string =>
-  encodeQuery([
-    ...(spec.window === undefined
-      ? []
-      : ([
-          ['_start', String(spec.window.start)],
-          ['_end', String(spec.window.end)]
-        ] as const)),
-    ...(spec.order === undefined ? [] : ([['_order', spellOrder(endpoint, spec.order)]] as const)),
-    ...(spec.field === undefined ? [] : ([['_field', spec.field]] as const)),
-    ...(spec.filters ?? []).map(filterParameter)
-  ])
+export const buildQuery = (endpoint: Endpoint, spec: QuerySpec): string => {
+  try {
+    return encodeQuery(parametersOf(endpoint, spec))
+  } catch {
+    // A getter or proxy in what was given threw: nothing of it can be trusted.
+    return ''
+  }
+}
 
 // -------------------------------------------------------------------------------------
 // live feed
@@ -134,7 +163,9 @@ export const liveFeedStart: LiveCursor = { after: null, seen_at_after: 0 }
 /**
  * The query of the next page of a live feed: oldest first, from the cursor on. Records that
  * share the last timestamp seen are counted rather than skipped (`created_at[$gte]` with an
- * offset into them), so a page that ends among equal timestamps loses none (ADR 0043).
+ * offset into them), so a page that ends among equal timestamps loses none (ADR 0043). Never
+ * throws: a cursor that is not one reads as the start, a size that is not a whole number above 0
+ * as 25.
  *
  * @example
  * import { endpoints } from 'budget-rules'
@@ -145,13 +176,30 @@ export const liveFeedStart: LiveCursor = { after: null, seen_at_after: 0 }
  * @category client
  * @since 0.1.0
  */
-export const liveFeedQuery = (endpoint: Endpoint, cursor: LiveCursor, size: number): string =>
-  buildQuery(endpoint, {
-    window: { start: cursor.seen_at_after, end: cursor.seen_at_after + size },
+export const liveFeedQuery = (endpoint: Endpoint, cursor: LiveCursor, size: number): string => {
+  const { after, seen_at_after } = readCursor(cursor)
+  const count = isCount(size) && size > 0 ? size : DEFAULT_FEED_PAGE
+  return buildQuery(endpoint, {
+    window: { start: seen_at_after, end: seen_at_after + count },
     order: 'asc',
     field: 'created_at',
-    filters: cursor.after === null ? [] : [{ field: 'created_at', op: '$gte', value: cursor.after }]
+    filters: after === null ? [] : [{ field: 'created_at', op: '$gte', value: after }]
   })
+}
+
+/** The page size of a live feed asked for with a size that is not a whole number above 0. */
+const DEFAULT_FEED_PAGE = 25
+
+/** A cursor as given, or the start when it is not a live cursor (client functions never throw). */
+const readCursor = (cursor: unknown): LiveCursor => {
+  try {
+    if (typeof cursor !== 'object' || cursor === null) return liveFeedStart
+    const { after, seen_at_after } = cursor as { readonly after?: unknown; readonly seen_at_after?: unknown }
+    return (after === null || typeof after === 'string') && isCount(seen_at_after) ? (cursor as LiveCursor) : liveFeedStart
+  } catch {
+    return liveFeedStart
+  }
+}
 
 /** Whether two `created_at` values name one moment: as instants when both are, else as text. */
 const sameMoment = (a: unknown, b: unknown): boolean => {
@@ -166,7 +214,8 @@ const sameMoment = (a: unknown, b: unknown): boolean => {
  * The cursor after a page of the live feed, taken from its last record (records are
  * `{ created_at }` objects as the endpoint returns them, oldest first). Instants are compared as
  * moments, as the endpoint compares them (R-46): `...10:00:00Z`, `...10:00:00.000Z` and
- * `...07:00:00-03:00` are one. Never throws: a page it cannot read leaves the cursor as it was.
+ * `...07:00:00-03:00` are one. Never throws: a page it cannot read leaves the cursor as it was,
+ * and a cursor that is not one reads as the start.
  *
  * Law: walking a collection with `liveFeedQuery` and `nextLiveCursor`, any page size from 1,
  * sees every record exactly once and ends on an empty page.
@@ -178,7 +227,8 @@ const sameMoment = (a: unknown, b: unknown): boolean => {
  * @category client
  * @since 0.1.0
  */
-export const nextLiveCursor = (cursor: LiveCursor, page: ReadonlyArray<{ readonly created_at: string }>): LiveCursor => {
+export const nextLiveCursor = (given: LiveCursor, page: ReadonlyArray<{ readonly created_at: string }>): LiveCursor => {
+  const cursor = readCursor(given)
   try {
     if (!Array.isArray(page) || page.length === 0) return cursor
     const times: Array<unknown> = page.map((record: unknown) =>

@@ -33,12 +33,25 @@ import { anyHeader, retryAfterSeconds } from './error'
 // -------------------------------------------------------------------------------------
 
 /**
+ * Not to retry, or to retry after `delay_ms` milliseconds.
+ *
+ * @example
+ * retryDecision({ method: 'GET', status: 429, headers: { 'Retry-After': '3600' }, attempt: 0, random: 0.5 }) //=> { retry: false }
+ *
  * @category model
  * @since 0.1.0
  */
 export type RetryDecision = { readonly retry: false } | { readonly retry: true; readonly delay_ms: number }
 
 /**
+ * A failed request as the client saw it: its method, the reply's status and headers, and the
+ * retries already made.
+ *
+ * @example
+ * retryDecision({ method: 'POST', status: 429, headers: { 'Retry-After': 'Sun, 22 Nov 2026 10:00:05 GMT' },
+ *   attempt: 0, random: 0.5, now: '2026-11-22T10:00:00Z' })
+ * //=> { retry: true, delay_ms: 5000 }
+ *
  * @category model
  * @since 0.1.0
  */
@@ -59,6 +72,13 @@ export interface RetryInput {
 }
 
 /**
+ * The numbers of the retry policy: at most 5 retries, backoff from 500 ms up to 8 s, 1 s when
+ * a 429 has no readable Retry-After, waits up to 60 s unless the caller says otherwise.
+ *
+ * @example
+ * retryPolicy.maxRetries //=> 5
+ * retryDecision({ method: 'GET', status: 503, headers: {}, attempt: retryPolicy.maxRetries, random: 0.5 }) //=> { retry: false }
+ *
  * @category constants
  * @since 0.1.0
  */
@@ -84,6 +104,11 @@ const finiteOr = (n: unknown, fallback: number): number => (typeof n === 'number
 /**
  * The retry decision for a failed request. Never throws: an unreadable `random` counts as 0,
  * an unreadable `attempt` as the last one allowed, a method that is not a string as unknown.
+ *
+ * @example
+ * // full jitter: floor(random * min(8000, 500 * 2^attempt)) ms
+ * retryDecision({ method: 'GET', status: 502, headers: {}, attempt: 4, random: 0.999 }) //=> { retry: true, delay_ms: 7992 }
+ * retryDecision({ method: 'POST', status: 502, headers: {}, attempt: 0, random: 0.5 }) //=> { retry: false }
  *
  * @category client
  * @since 0.1.0

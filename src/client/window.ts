@@ -23,6 +23,10 @@ const isCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as nu
  * window or count that is not whole numbers `0 <= start <= end`, `received >= 0` is a
  * `TypeError` (R-19), so a walk never runs on `NaN`.
  *
+ * @example
+ * nextWindow({ start: 0, end: 100 }, 0) //=> null
+ * nextWindow({ start: 0, end: 100 }, Number.NaN) //=> throws TypeError('nextWindow: received is NaN, not a whole number >= 0')
+ *
  * @category client
  * @since 0.1.0
  */

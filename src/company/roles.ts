@@ -8,7 +8,7 @@
  *
  * @example
  * guardRoleAssignment({ user_id: 'u-1', role: 'admin', permissions: [] }, 'owner')
- * //=> left({ _tag: 'Forbidden', rule: 'role.owner', error_code: 'roles/owner_required', ... })
+ * //=> left({ _tag: 'Forbidden', rule: 'role.owner', error_code: 'roles/owner_required', detail: 'Only an owner can assign the owner role' })
  * guardRoleAssignment({ user_id: 'u-1', role: 'owner', permissions: [] }, 'Owner' as Role)
  * //=> throws TypeError('guardRoleAssignment: role must be exactly owner, admin or member, not "Owner"')
  *
@@ -25,6 +25,9 @@ const isRole = (u: unknown): u is Role => u === 'owner' || u === 'admin' || u ==
 /**
  * The role may be assigned by this caller, or the 403. Throws a `TypeError` when `role` or the
  * caller's role is not exactly one of the three roles.
+ *
+ * @example
+ * guardRoleAssignment({ user_id: 'u-1', role: 'admin', permissions: [] }, 'member') //=> right('member')
  *
  * @category rules
  * @since 0.1.0

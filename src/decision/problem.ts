@@ -25,47 +25,161 @@ interface Refusal<Tag extends string> {
   readonly detail: string
 }
 
-/** 401, empty body. */
+/**
+ * 401, empty body.
+ *
+ * @example
+ * import { statusAndBody } from 'budget-rules'
+ *
+ * statusAndBody(unauthenticated('auth.bearer', 'no Authorization header')) //=> { status: 401, body: null }
+ */
 export type Unauthenticated = Refusal<'Unauthenticated'>
-/** 401, `{error: "email_not_verified", message}`. */
+/**
+ * 401, `{error: "email_not_verified", message}`.
+ *
+ * @example
+ * import { statusAndBody } from 'budget-rules'
+ *
+ * statusAndBody(emailNotVerified('auth.email_verified', 'user u-1 has not verified their email'))
+ * //=> { status: 401, body: { error: 'email_not_verified', message: 'Email address not verified' } }
+ */
 export type EmailNotVerified = Refusal<'EmailNotVerified'>
-/** 401, `{message: "Unauthorized (401)"}`: an action-level guard. */
+/**
+ * 401, `{message: "Unauthorized (401)"}`: an action-level guard.
+ *
+ * @example
+ * import { statusAndBody } from 'budget-rules'
+ *
+ * statusAndBody(guardRejected('money.permission', 'user u-7 may not move money')) //=> { status: 401, body: { message: 'Unauthorized (401)' } }
+ */
 export type GuardRejected = Refusal<'GuardRejected'>
-/** 404, `{error: "not_found", message}`, the same bytes whatever the cause. */
+/**
+ * 404, `{error: "not_found", message}`, the same bytes whatever the cause.
+ *
+ * @example
+ * import { statusAndBody } from 'budget-rules'
+ *
+ * statusAndBody(notFound('budget.scope', 'budget b-1 belongs to another company'))
+ * //=> { status: 404, body: { error: 'not_found', message: 'Not found' } }
+ */
 export type NotFound = Refusal<'NotFound'>
-/** 400, `{error: "bad_request", message: detail}`. */
+/**
+ * 400, `{error: "bad_request", message: detail}`.
+ *
+ * @example
+ * import { statusAndBody } from 'budget-rules'
+ *
+ * statusAndBody(badRequest('money.body', 'amount_cents is required'))
+ * //=> { status: 400, body: { error: 'bad_request', message: 'amount_cents is required' } }
+ */
 export type BadRequest = Refusal<'BadRequest'>
-/** 412, `{message}`. */
+/**
+ * 412, `{message}`.
+ *
+ * @example
+ * import { statusAndBody } from 'budget-rules'
+ *
+ * statusAndBody(preconditionFailed('budget.body.wrapper', 'no "budget" key in the body'))
+ * //=> { status: 412, body: { message: 'The request body must hold the budget under the key "budget"' } }
+ */
 export type PreconditionFailed = Refusal<'PreconditionFailed'>
-/** 403, `{error_code, message}`. */
+/**
+ * 403, `{error_code, message}`.
+ *
+ * @example
+ * import { statusAndBody } from 'budget-rules'
+ *
+ * statusAndBody(forbidden('role.owner', 'roles/owner_required', 'Only an owner can assign the owner role'))
+ * //=> { status: 403, body: { error_code: 'roles/owner_required', message: 'Only an owner can assign the owner role' } }
+ */
 export interface Forbidden extends Refusal<'Forbidden'> {
   readonly error_code: string
 }
-/** 403, empty body: an action-level guard denied without saying why. */
+/**
+ * 403, empty body: an action-level guard denied without saying why.
+ *
+ * @example
+ * import { statusAndBody } from 'budget-rules'
+ *
+ * statusAndBody(denied('service.guard', 'the guard denied')) //=> { status: 403, body: null }
+ */
 export type Denied = Refusal<'Denied'>
-/** 409, `{error: "conflict", message: detail}`. */
+/**
+ * 409, `{error: "conflict", message: detail}`.
+ *
+ * @example
+ * import { statusAndBody } from 'budget-rules'
+ *
+ * statusAndBody(conflict('money.status', 'The budget is closing'))
+ * //=> { status: 409, body: { error: 'conflict', message: 'The budget is closing' } }
+ */
 export type Conflict = Refusal<'Conflict'>
-/** 422, `{errors: {field: [text, ...]}}`, every invalid field. */
+/**
+ * 422, `{errors: {field: [text, ...]}}`, every invalid field.
+ *
+ * @example
+ * import { statusAndBody } from 'budget-rules'
+ *
+ * statusAndBody(invalid('budget.validation', [{ field: 'name', messages: ["can't be blank"] }]))
+ * //=> { status: 422, body: { errors: { name: ["can't be blank"] } } }
+ */
 export interface Invalid extends Refusal<'Invalid'> {
   readonly errors: ReadonlyArray<FieldError>
 }
-/** 416, `{message: "Requested page size <N> exceeds maximum of 2000"}`. */
+/**
+ * 416, `{message: "Requested page size <N> exceeds maximum of 2000"}`.
+ *
+ * @example
+ * import { statusAndBody } from 'budget-rules'
+ *
+ * statusAndBody(rangeNotSatisfiable('page.size', 5000, 2000))
+ * //=> { status: 416, body: { message: 'Requested page size 5000 exceeds maximum of 2000' } }
+ */
 export interface RangeNotSatisfiable extends Refusal<'RangeNotSatisfiable'> {
   readonly size: number
   readonly maximum: number
 }
-/** 429, `{error: "rate_limit_exceeded", message, retry_after}` and a Retry-After header. */
+/**
+ * 429, `{error: "rate_limit_exceeded", message, retry_after}` and a Retry-After header.
+ *
+ * @example
+ * import { statusAndBody } from 'budget-rules'
+ *
+ * statusAndBody(rateLimited('service.rate_limit', 5))
+ * //=> { status: 429, body: { error: 'rate_limit_exceeded', message: 'Too many requests', retry_after: 5 }, headers: { 'Retry-After': '5' } }
+ */
 export interface RateLimited extends Refusal<'RateLimited'> {
   readonly retry_after_s: number
 }
-/** 500, `{error: "internal_error", message}`. */
+/**
+ * 500, `{error: "internal_error", message}`.
+ *
+ * @example
+ * import { statusAndBody } from 'budget-rules'
+ *
+ * statusAndBody(internalError('server.input', 'today is not a date'))
+ * //=> { status: 500, body: { error: 'internal_error', message: 'Internal server error' } }
+ */
 export type InternalError = Refusal<'InternalError'>
-/** 502, 503 or 504, `{error: "upstream_unavailable", message}`: a banking partner or card issuer failed. */
+/**
+ * 502, 503 or 504, `{error: "upstream_unavailable", message}`: a banking partner or card issuer failed.
+ *
+ * @example
+ * import { statusAndBody } from 'budget-rules'
+ *
+ * statusAndBody(upstream('service.upstream', 503, 'the card issuer timed out'))
+ * //=> { status: 503, body: { error: 'upstream_unavailable', message: 'A banking partner is temporarily unavailable; retry with backoff' } }
+ */
 export interface Upstream extends Refusal<'Upstream'> {
   readonly status: 502 | 503 | 504
 }
 
 /**
+ * One invalid field of a 422 and what is wrong with it, in the service's words.
+ *
+ * @example
+ * invalid('budget.validation', [{ field: 'name', messages: ["can't be blank"] }]).errors //=> [{ field: 'name', messages: ["can't be blank"] }]
+ *
  * @category model
  * @since 0.1.0
  */
@@ -75,6 +189,13 @@ export interface FieldError {
 }
 
 /**
+ * Why a request is refused: one case per reply the spec names, told apart by `_tag`.
+ *
+ * @example
+ * import { statusAndBody } from 'budget-rules'
+ *
+ * statusAndBody(notFound('auth.membership', 'user u-1 is not a member of company c-2')).status //=> 404
+ *
  * @category model
  * @since 0.1.0
  */
@@ -103,46 +224,92 @@ const refusal =
   (rule: RuleId, detail: string): Refusal<Tag> => ({ _tag: tag, rule, detail })
 
 /**
+ * A {@link Unauthenticated} problem.
+ *
+ * @example
+ * unauthenticated('auth.bearer', 'no Authorization header') //=> { _tag: 'Unauthenticated', rule: 'auth.bearer', detail: 'no Authorization header' }
+ *
  * @category constructors
  * @since 0.1.0
  */
 export const unauthenticated = /*#__PURE__*/ refusal('Unauthenticated')
 /**
+ * An {@link EmailNotVerified} problem.
+ *
+ * @example
+ * emailNotVerified('auth.email_verified', 'not verified') //=> { _tag: 'EmailNotVerified', rule: 'auth.email_verified', detail: 'not verified' }
+ *
  * @category constructors
  * @since 0.1.0
  */
 export const emailNotVerified = /*#__PURE__*/ refusal('EmailNotVerified')
 /**
+ * A {@link GuardRejected} problem.
+ *
+ * @example
+ * guardRejected('money.permission', 'a member') //=> { _tag: 'GuardRejected', rule: 'money.permission', detail: 'a member' }
+ *
  * @category constructors
  * @since 0.1.0
  */
 export const guardRejected = /*#__PURE__*/ refusal('GuardRejected')
 /**
+ * A {@link NotFound} problem.
+ *
+ * @example
+ * notFound('budget.scope', 'no budget with that id') //=> { _tag: 'NotFound', rule: 'budget.scope', detail: 'no budget with that id' }
+ *
  * @category constructors
  * @since 0.1.0
  */
 export const notFound = /*#__PURE__*/ refusal('NotFound')
 /**
+ * A {@link BadRequest} problem; its detail is the message the client reads.
+ *
+ * @example
+ * badRequest('money.body', 'amount_cents is required') //=> { _tag: 'BadRequest', rule: 'money.body', detail: 'amount_cents is required' }
+ *
  * @category constructors
  * @since 0.1.0
  */
 export const badRequest = /*#__PURE__*/ refusal('BadRequest')
 /**
+ * A {@link PreconditionFailed} problem.
+ *
+ * @example
+ * preconditionFailed('budget.body.wrapper', 'no body') //=> { _tag: 'PreconditionFailed', rule: 'budget.body.wrapper', detail: 'no body' }
+ *
  * @category constructors
  * @since 0.1.0
  */
 export const preconditionFailed = /*#__PURE__*/ refusal('PreconditionFailed')
 /**
+ * A {@link Conflict} problem; its detail is the message the client reads.
+ *
+ * @example
+ * conflict('transaction.authorize', 'The transaction is already authorized')
+ * //=> { _tag: 'Conflict', rule: 'transaction.authorize', detail: 'The transaction is already authorized' }
+ *
  * @category constructors
  * @since 0.1.0
  */
 export const conflict = /*#__PURE__*/ refusal('Conflict')
 /**
+ * An {@link InternalError} problem.
+ *
+ * @example
+ * internalError('server.input', 'today is not a date') //=> { _tag: 'InternalError', rule: 'server.input', detail: 'today is not a date' }
+ *
  * @category constructors
  * @since 0.1.0
  */
 export const internalError = /*#__PURE__*/ refusal('InternalError')
 /**
+ * A {@link Denied} problem.
+ *
+ * @example
+ * denied('service.guard', 'denied') //=> { _tag: 'Denied', rule: 'service.guard', detail: 'denied' }
+ *
  * @category constructors
  * @since 0.1.0
  */
@@ -152,6 +319,11 @@ export const denied = /*#__PURE__*/ refusal('Denied')
  * A 429 whose Retry-After is `retry_after_s`: a whole number of seconds from 0 to
  * `Number.MAX_SAFE_INTEGER`, the only values delta-seconds can spell (R-55). Any other value is a
  * `TypeError` naming it (R-19): rounding 1.5 or -3 would send a wait the caller did not choose.
+ *
+ * @example
+ * rateLimited('service.rate_limit', 5) //=> { _tag: 'RateLimited', rule: 'service.rate_limit', detail: 'retry after 5 s', retry_after_s: 5 }
+ * rateLimited('service.rate_limit', 1.5)
+ * //=> throws TypeError('problem.rateLimited: retry_after_s must be a whole number of seconds from 0 to 9007199254740991, not 1.5')
  *
  * @category constructors
  * @since 0.1.0
@@ -169,6 +341,11 @@ export const rateLimited = (rule: RuleId, retry_after_s: number): RateLimited =>
 }
 
 /**
+ * An {@link Upstream} problem: a banking partner or card issuer answered `status` or not at all.
+ *
+ * @example
+ * upstream('service.upstream', 504, 'timeout') //=> { _tag: 'Upstream', rule: 'service.upstream', detail: 'timeout', status: 504 }
+ *
  * @category constructors
  * @since 0.1.0
  */
@@ -180,6 +357,12 @@ export const upstream = (rule: RuleId, status: 502 | 503 | 504, detail: string):
 })
 
 /**
+ * A {@link Forbidden} problem; its detail is the message the client reads.
+ *
+ * @example
+ * forbidden('role.owner', 'roles/owner_required', 'Only an owner can assign the owner role')
+ * //=> { _tag: 'Forbidden', rule: 'role.owner', error_code: 'roles/owner_required', detail: 'Only an owner can assign the owner role' }
+ *
  * @category constructors
  * @since 0.1.0
  */
@@ -191,6 +374,12 @@ export const forbidden = (rule: RuleId, error_code: string, detail: string): For
 })
 
 /**
+ * An {@link Invalid} problem naming every invalid field; its detail lists them for the log.
+ *
+ * @example
+ * invalid('budget.validation', [{ field: 'name', messages: ["can't be blank"] }, { field: 'ends_on', messages: ['must be after 2026-11-22'] }]).detail
+ * //=> "name: can't be blank; ends_on: must be after 2026-11-22"
+ *
  * @category constructors
  * @since 0.1.0
  */
@@ -202,6 +391,12 @@ export const invalid = (rule: RuleId, errors: ReadonlyArray<FieldError>): Invali
 })
 
 /**
+ * A {@link RangeNotSatisfiable} problem: a window of `size` records, over `maximum`.
+ *
+ * @example
+ * rangeNotSatisfiable('page.size', 5000, 2000)
+ * //=> { _tag: 'RangeNotSatisfiable', rule: 'page.size', detail: 'a window of 5000 records, over the maximum of 2000', size: 5000, maximum: 2000 }
+ *
  * @category constructors
  * @since 0.1.0
  */

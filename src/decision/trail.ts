@@ -12,6 +12,7 @@
  *
  * @example
  * import { function as fn } from 'fp-ts'
+ * import { problem } from 'budget-rules'
  *
  * fn.pipe(
  *   pass('auth.bearer', 'bearer key given', 'key'),
@@ -30,6 +31,13 @@ import type { Reason, RuleId } from './rules'
 // -------------------------------------------------------------------------------------
 
 /**
+ * A decision so far: the rules consulted, in order, and the problem that stopped it or the
+ * value it reached.
+ *
+ * @example
+ * pass('auth.bearer', 'key of user u-1', { user_id: 'u-1' })
+ * //=> { reasons: [{ rule: 'auth.bearer', detail: 'key of user u-1' }], result: right({ user_id: 'u-1' }) }
+ *
  * @category model
  * @since 0.1.0
  */
@@ -45,6 +53,9 @@ export interface Trail<A> {
 /**
  * A value reached without consulting any rule.
  *
+ * @example
+ * of(7) //=> { reasons: [], result: right(7) }
+ *
  * @category constructors
  * @since 0.1.0
  */
@@ -52,6 +63,9 @@ export const of = <A>(a: A): Trail<A> => ({ reasons: [], result: E.right(a) })
 
 /**
  * A rule consulted that let the request through.
+ *
+ * @example
+ * pass('money.status', 'status open', 7) //=> { reasons: [{ rule: 'money.status', detail: 'status open' }], result: right(7) }
  *
  * @category constructors
  * @since 0.1.0
@@ -64,6 +78,11 @@ export const pass = <A>(rule: RuleId, detail: string, a: A): Trail<A> => ({
 /**
  * A rule that refused: its reason is the problem's rule and detail.
  *
+ * @example
+ * import { problem } from 'budget-rules'
+ *
+ * fail(problem.conflict('money.status', 'The budget is closed')).reasons //=> [{ rule: 'money.status', detail: 'The budget is closed' }]
+ *
  * @category constructors
  * @since 0.1.0
  */
@@ -74,6 +93,9 @@ export const fail = (p: Problem): Trail<never> => ({
 
 /**
  * A check written as an `Either`: a `Right` passes with the detail `onPass` gives.
+ *
+ * @example
+ * check('page.window', (w) => `window ${w}`, right('0-99')) //=> { reasons: [{ rule: 'page.window', detail: 'window 0-99' }], result: right('0-99') }
  *
  * @category constructors
  * @since 0.1.0
@@ -88,6 +110,9 @@ export const check = <A>(rule: RuleId, onPass: (a: A) => string, e: E.Either<Pro
 /**
  * The next step, given the value reached; skipped once a problem has been found.
  *
+ * @example
+ * chain((n: number) => pass('money.apply', 'applied', n + 1))(of(1)) //=> { reasons: [{ rule: 'money.apply', detail: 'applied' }], result: right(2) }
+ *
  * @category combinators
  * @since 0.1.0
  */
@@ -100,6 +125,11 @@ export const chain =
   }
 
 /**
+ * The value reached, transformed; the reasons unchanged.
+ *
+ * @example
+ * map((n: number) => n * 2)(pass('money.body', 'amount_cents 5', 5)).result //=> right(10)
+ *
  * @category combinators
  * @since 0.1.0
  */
@@ -111,6 +141,9 @@ export const map =
 /**
  * Adds the value of the next step under `name`, keeping what was reached (do notation).
  *
+ * @example
+ * bind('amount', () => of(500))(of({ budget_id: 'b-1' })).result //=> right({ budget_id: 'b-1', amount: 500 })
+ *
  * @category combinators
  * @since 0.1.0
  */
@@ -121,6 +154,9 @@ export const bind =
 
 /**
  * Runs a check for its verdict only, keeping the value reached.
+ *
+ * @example
+ * tap(() => pass('money.status', 'status open', null))(of('b-1')) //=> { reasons: [{ rule: 'money.status', detail: 'status open' }], result: right('b-1') }
  *
  * @category combinators
  * @since 0.1.0

@@ -116,6 +116,13 @@ export interface IndexContext {
  * The reply of an index endpoint: on a 200, the bare array of records, or GET /v1/companies'
  * `{data, cursors}` (ADR 0042), with the page headers.
  *
+ * @example
+ * import { endpoints } from 'budget-rules'
+ *
+ * const reply = respondIndex({ request: { headers, query: '_start=2&_end=4' }, session, endpoint: endpoints.bankTransactions, records, request_id: 'req-1' })
+ * reply.status === 200 && reply.headers['Content-Range'] //=> '2-2/3'
+ * reply.body //=> [records[2]]
+ *
  * @category model
  * @since 0.1.0
  */

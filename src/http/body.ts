@@ -3,7 +3,7 @@
  * is not an object, with the message every endpoint uses for it.
  *
  * @example
- * jsonObjectBody('money.body', '[1]') //=> left(badRequest('money.body', 'The body must be a JSON object'))
+ * jsonObjectBody('money.body', '[1]') //=> left({ _tag: 'BadRequest', rule: 'money.body', detail: 'The body must be a JSON object' })
  *
  * @since 0.1.0
  */
@@ -14,6 +14,13 @@ import * as problem from '../decision/problem'
 import type { Problem } from '../decision/problem'
 
 /**
+ * The JSON object a body holds, or the 400 (under `rule`) of a body that is absent, not JSON,
+ * or not an object.
+ *
+ * @example
+ * jsonObjectBody('money.body', '{"amount_cents":5000}') //=> right({ amount_cents: 5000 })
+ * jsonObjectBody('money.body', '{') //=> left({ _tag: 'BadRequest', rule: 'money.body', detail: 'The body is not valid JSON' })
+ *
  * @category utils
  * @since 0.1.0
  */

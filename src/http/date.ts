@@ -30,6 +30,11 @@ const seconds = (year: number, month: string, day: number, h: number, m: number,
  * Seconds since the epoch of an HTTP-date, or `null` when `text` is not one. A two-digit RFC 850
  * year is read as the nearest year not more than 50 years after `referenceYear` (RFC 9110).
  *
+ * @example
+ * parseHttpDate('Sunday, 06-Nov-94 08:49:37 GMT') //=> 784111777
+ * parseHttpDate('Sun Nov  6 08:49:37 1994') //=> 784111777
+ * parseHttpDate('yesterday') //=> null
+ *
  * @category utils
  * @since 0.1.0
  */

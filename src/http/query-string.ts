@@ -10,6 +10,11 @@
  */
 
 /**
+ * One `key=value` of a query string, decoded.
+ *
+ * @example
+ * encodeQuery([['status', 'pending'], ['_order', 'desc']]) //=> 'status=pending&_order=desc'
+ *
  * @category model
  * @since 0.1.0
  */

@@ -67,7 +67,11 @@ export const HeadersCodec = /*#__PURE__*/ new t.Type<Headers, Headers, unknown>(
  * @since 0.1.0
  */
 export const Request = /*#__PURE__*/ t.intersection(
-  [t.type({ headers: HeadersCodec }), t.partial({ query: t.string, body: t.string })],
+  [
+    t.type({ headers: HeadersCodec }),
+    // `undefined` spelled out too, so a server may pass `body: rawBody` typed `string | undefined`.
+    t.partial({ query: t.union([t.string, t.undefined]), body: t.union([t.string, t.undefined]) })
+  ],
   'Request'
 )
 

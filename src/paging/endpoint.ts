@@ -10,6 +10,7 @@
  *   fields: { id: { type: 'id' }, amount: { type: 'integer' }, created_at: { type: 'instant' }, updated_at: { type: 'instant' } },
  *   sortable: ['created_at', 'updated_at', 'amount']
  * })
+ * payables.defaultField //=> 'created_at'
  *
  * @since 0.1.0
  */
@@ -25,6 +26,9 @@ import type { Order } from './window'
  * `integer` and `instant` take every operator; `enum`, `id` and `string` only equality and
  * membership.
  *
+ * @example
+ * fieldOf(endpoints.bankTransactions, 'status') //=> { type: 'enum', values: ['authorized', 'pending'] }
+ *
  * @category model
  * @since 0.1.0
  */
@@ -36,6 +40,11 @@ export type FieldType =
   | { readonly type: 'enum'; readonly values: ReadonlyArray<string> }
 
 /**
+ * How an endpoint spells `_order`: `asc`/`desc` or `ASC`/`DESC`.
+ *
+ * @example
+ * spellOrder({ orderCase: 'lower' }, 'desc') //=> 'desc'
+ *
  * @category model
  * @since 0.1.0
  */
@@ -44,12 +53,22 @@ export type OrderCase = 'lower' | 'upper'
 /**
  * The body of an index reply: the bare array, or GET /v1/companies' `{data, cursors}`.
  *
+ * @example
+ * endpoints.companies.envelope //=> 'data-cursors'
+ *
  * @category model
  * @since 0.1.0
  */
 export type Envelope = 'bare' | 'data-cursors'
 
 /**
+ * An index endpoint as the library sees it: its path, its records' fields and types, the fields
+ * it sorts by and the default one, the case of its `_order`, its body, and whether it needs
+ * company-id.
+ *
+ * @example
+ * endpoints.bankTransactions.sortable //=> ['created_at', 'updated_at', 'amount']
+ *
  * @category model
  * @since 0.1.0
  */
@@ -73,6 +92,11 @@ export interface Endpoint {
  * An endpoint with the service's defaults: sort by `created_at`, lowercase order, a bare array,
  * company-id required.
  *
+ * @example
+ * defineEndpoint({ path: '/v1/payables', fields: { id: { type: 'id' }, created_at: { type: 'instant' } }, sortable: ['created_at'], orderCase: 'upper' })
+ * //=> { path: '/v1/payables', fields: { id: { type: 'id' }, created_at: { type: 'instant' } }, sortable: ['created_at'],
+ * //     defaultField: 'created_at', orderCase: 'upper', envelope: 'bare', requiresCompany: true }
+ *
  * @category constructors
  * @since 0.1.0
  */
@@ -88,6 +112,10 @@ export const defineEndpoint = (
 
 /**
  * The endpoints the spec names.
+ *
+ * @example
+ * endpoints.bankTransactions.path //=> '/v1/banking/bank_transactions'
+ * endpoints.companies.requiresCompany //=> false
  *
  * @category constants
  * @since 0.1.0
@@ -122,6 +150,10 @@ export const endpoints = {
 
 /**
  * Whether `field` is a field of the endpoint's records (own keys only: `__proto__` is not).
+ *
+ * @example
+ * fieldOf(endpoints.bankTransactions, 'amount') //=> { type: 'integer' }
+ * fieldOf(endpoints.bankTransactions, '__proto__') //=> undefined
  *
  * @category refinements
  * @since 0.1.0

@@ -12,6 +12,8 @@
  * evaluator over the same typed values says.
  *
  * @example
+ * import { endpoints } from 'budget-rules'
+ *
  * decodeFilter(endpoints.bankTransactions, 'amount[$gte]', '1000')
  * //=> right({ field: 'amount', type: { type: 'integer' }, op: '$gte', values: [1000] })
  *
@@ -28,12 +30,26 @@ import { type Endpoint, type FieldType, fieldOf } from './endpoint'
 // -------------------------------------------------------------------------------------
 
 /**
+ * The eight filter operators: equality, order (integer and instant fields only) and membership
+ * in a list.
+ *
+ * @example
+ * import { endpoints } from 'budget-rules'
+ *
+ * decodeFilter(endpoints.bankTransactions, 'amount[$like]', '1')
+ * //=> left({ _tag: 'BadRequest', rule: 'page.filter', detail: '$like is not an operator' })
+ *
  * @category model
  * @since 0.1.0
  */
 export type Operator = '$eq' | '$ne' | '$gt' | '$gte' | '$lt' | '$lte' | '$in' | '$nin'
 
 /**
+ * Every {@link Operator}.
+ *
+ * @example
+ * operators //=> ['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$nin']
+ *
  * @category model
  * @since 0.1.0
  */
@@ -43,6 +59,9 @@ export const operators: ReadonlyArray<Operator> = ['$eq', '$ne', '$gt', '$gte', 
  * A typed value of a field: a number for `integer`, an {@link Instant} for `instant`, a string
  * otherwise.
  *
+ * @example
+ * fieldValue({ type: 'instant' }, '2026-11-22T10:00:00Z') //=> { seconds: 1795341600, nanos: 0 }
+ *
  * @category model
  * @since 0.1.0
  */
@@ -50,6 +69,12 @@ export type FieldValue = number | string | Instant
 
 /**
  * One filter: `values` holds one value, or the list of `$in` / `$nin`.
+ *
+ * @example
+ * import { endpoints } from 'budget-rules'
+ *
+ * decodeFilter(endpoints.bankTransactions, 'status[$in]', '["pending","authorized"]')
+ * //=> right({ field: 'status', type: { type: 'enum', values: ['authorized', 'pending'] }, op: '$in', values: ['pending', 'authorized'] })
  *
  * @category model
  * @since 0.1.0
@@ -62,6 +87,14 @@ export interface Filter {
 }
 
 /**
+ * The most values a `$in` or `$nin` list may hold.
+ *
+ * @example
+ * import { endpoints } from 'budget-rules'
+ *
+ * decodeFilter(endpoints.bankTransactions, 'amount[$in]', JSON.stringify(Array.from({ length: MAX_LIST_VALUES + 1 }, (_, i) => i)))
+ * //=> left({ _tag: 'BadRequest', rule: 'page.filter', detail: 'amount[$in] holds more than 500 values' })
+ *
  * @category constants
  * @since 0.1.0
  */
@@ -79,6 +112,11 @@ const INTEGER = /^-?\d+$/
 /**
  * The typed value of `u` for a field of type `type`, or `null` when it is not one. Query text
  * and record values go through the same function, so both sides compare alike.
+ *
+ * @example
+ * fieldValue({ type: 'integer' }, 1000) //=> 1000
+ * fieldValue({ type: 'integer' }, 10.5) //=> null
+ * fieldValue({ type: 'enum', values: ['pending'] }, 'Pending') //=> null
  *
  * @category utils
  * @since 0.1.0
@@ -104,6 +142,12 @@ const textValue = (type: FieldType, text: string): FieldValue | null =>
 /**
  * Orders two values of a field of type `type`: numbers by value, instants by moment, strings
  * by UTF-16 code units (the same in every locale).
+ *
+ * @example
+ * import { parseInstant } from 'budget-rules'
+ *
+ * compareValues({ type: 'string' })('B', 'a') //=> -1
+ * compareValues({ type: 'instant' })(parseInstant('2026-11-22T10:00:00Z')!, parseInstant('2026-11-22T07:00:00-03:00')!) //=> 0
  *
  * @category utils
  * @since 0.1.0
@@ -154,6 +198,12 @@ const describe = (type: FieldType): string =>
 /**
  * The filter of one query parameter, or the 400 of an unknown field or operator, an operator
  * the field does not take, or a value of the wrong type.
+ *
+ * @example
+ * import { endpoints } from 'budget-rules'
+ *
+ * decodeFilter(endpoints.bankTransactions, 'status[$gt]', 'pending')
+ * //=> left({ _tag: 'BadRequest', rule: 'page.filter', detail: '$gt applies to integer and instant fields, not status' })
  *
  * @category rules
  * @since 0.1.0

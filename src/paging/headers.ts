@@ -16,6 +16,15 @@ import type { Problem } from '../decision/problem'
 import type { PageWindow } from './window'
 
 /**
+ * The page headers of a window that returned `count` of `total` records, or the 500 of a page
+ * that does not fit its window or the total.
+ *
+ * @example
+ * pageHeaders({ start: 0, end: 25 }, 0, 0)
+ * //=> right({ 'X-Total-Count': '0', 'Content-Range': '*\/0', 'Access-Control-Expose-Headers': 'Content-Range, X-Total-Count' })
+ * pageHeaders({ start: 0, end: 25 }, 26, 120)
+ * //=> left({ _tag: 'InternalError', rule: 'page.headers', detail: 'a page of 26 records for a window of 25' })
+ *
  * @category utils
  * @since 0.1.0
  */

@@ -16,6 +16,12 @@ import type { Problem } from '../decision/problem'
 import { type QueryParameter, wellFormed } from '../http/query-string'
 
 /**
+ * The most parameters a query may hold.
+ *
+ * @example
+ * decodeQuery(Array.from({ length: MAX_QUERY_PARAMETERS + 1 }, (_, i) => `k${i}=1`).join('&'))
+ * //=> left({ _tag: 'BadRequest', rule: 'page.query', detail: 'The query has 101 parameters, more than 100' })
+ *
  * @category constants
  * @since 0.1.0
  */
@@ -34,6 +40,10 @@ const decodeComponent = (s: string): string | null => {
  * The parameters of `query` in order, or the 400 problem of a malformed one (a bad `%` escape,
  * a lone surrogate, a repeated key, more than 100 parameters). Empty segments (`a=1&&b=2`) are
  * skipped; a segment without `=` has the value `""`.
+ *
+ * @example
+ * decodeQuery('name=Caf%C3%A9+Central&&x') //=> right([['name', 'Café Central'], ['x', '']])
+ * decodeQuery('a=1&a=2') //=> left({ _tag: 'BadRequest', rule: 'page.query', detail: 'The parameter a is repeated' })
  *
  * @category utils
  * @since 0.1.0

@@ -3,8 +3,12 @@
  * answers it. Every 400 comes before the 416 (contract section 8).
  *
  * @example
+ * import { endpoints } from 'budget-rules'
+ *
  * decodePageRequest(endpoints.bankTransactions, '_start=0&_end=50&status=pending').result
- * //=> right({ window: { start: 0, end: 50 }, sort: { field: 'created_at', order: 'asc' }, filters: [...], parameters: [...] })
+ * //=> right({ window: { start: 0, end: 50 }, sort: { field: 'created_at', order: 'asc' },
+ * //           filters: [{ field: 'status', type: { type: 'enum', values: ['authorized', 'pending'] }, op: '$eq', values: ['pending'] }],
+ * //           filterParameters: [['status', 'pending']] })
  *
  * @since 0.1.0
  */
@@ -19,6 +23,14 @@ import { decodeQuery } from './query'
 import { checkWindowSize, decodeWindow, type PageWindow, pageParameters, type Sort } from './window'
 
 /**
+ * An index query decoded: its window, sort and filters.
+ *
+ * @example
+ * import { endpoints } from 'budget-rules'
+ *
+ * decodePageRequest(endpoints.bankTransactions, '_order=desc').result
+ * //=> right({ window: { start: 0, end: 25 }, sort: { field: 'created_at', order: 'desc' }, filters: [], filterParameters: [] })
+ *
  * @category model
  * @since 0.1.0
  */
@@ -33,6 +45,16 @@ export interface PageRequest {
 const isPageParameter = (key: string): boolean => (pageParameters as ReadonlyArray<string>).includes(key)
 
 /**
+ * The page request of a raw query string for `endpoint`, or its 400 (the first malformed
+ * parameter) or 416 (a window over 2000 records, after every 400).
+ *
+ * @example
+ * import { endpoints } from 'budget-rules'
+ *
+ * // a 400 comes before the 416
+ * decodePageRequest(endpoints.bankTransactions, '_start=0&_end=5000&status=paid').result
+ * //=> left({ _tag: 'BadRequest', rule: 'page.filter', detail: 'status must be one of authorized, pending' })
+ *
  * @category rules
  * @since 0.1.0
  */

@@ -8,6 +8,9 @@
  * - `firstK(items, k, cmp)` equals `[...items].sort(cmp).slice(0, k)` for a total order `cmp`;
  * - the pages of consecutive windows partition the filtered collection.
  *
+ * @example
+ * firstK([5, 1, 4, 2, 3], 2, (a, b) => a - b) //=> [1, 2]
+ *
  * @since 0.1.0
  */
 import { either as E } from 'fp-ts'
@@ -66,6 +69,9 @@ const boundedHeap = <T>(k: number, cmp: (a: T, b: T) => number) => {
  * The `k` smallest items by `cmp`, in order: a full sort when `k` is a large share of the
  * items, else one pass with a max-heap of `k` items (O(n log k)).
  *
+ * @example
+ * firstK(['tx-3', 'tx-1', 'tx-2'], 10, (a, b) => (a < b ? -1 : a > b ? 1 : 0)) //=> ['tx-1', 'tx-2', 'tx-3']
+ *
  * @category utils
  * @since 0.1.0
  */
@@ -78,18 +84,46 @@ export const firstK = <T>(items: ReadonlyArray<T>, k: number, cmp: (a: T, b: T) 
 }
 
 interface Row {
-  readonly record: unknown
+  readonly record: object
+  /** The fields read from the record, in the order of `fields` (each read once, R-18). */
+  readonly values: ReadonlyArray<unknown>
   readonly key: FieldValue
   readonly id: string
   /** The record's position in the collection given: the last tie-break (R-47). */
   readonly index: number
 }
 
+/**
+ * A record of the page as a plain JSON object of the endpoint's fields (R-18): a class instance
+ * or an ORM row reads like the plain object it stands for, and serialises whole. Fields already
+ * read for the query are not read again; a field that is `undefined` is left out.
+ */
+const plainRecord =
+  (endpoint: Endpoint, read: ReadonlyArray<string>) =>
+  (row: Row): Record<string, unknown> => {
+    const plain: Record<string, unknown> = {}
+    for (const field of Object.keys(endpoint.fields)) {
+      const slot = read.indexOf(field)
+      const value = slot >= 0 ? row.values[slot] : (row.record as Readonly<Record<string, unknown>>)[field]
+      if (value !== undefined) Object.defineProperty(plain, field, { value, enumerable: true, writable: true, configurable: true })
+    }
+    return plain
+  }
+
 const malformed = (index: number, field: string): E.Either<Problem, never> =>
   E.left(problem.internalError('page.records', `record ${index} has no valid ${field}`))
 
 /**
  * The page of `records` for the window, and how many records match the filters.
+ *
+ * @example
+ * import { endpoints } from 'budget-rules'
+ *
+ * // records: tx-1 (1200), tx-2 (800), tx-3 (4500)
+ * selectPage(endpoints.bankTransactions, records, [], { field: 'amount', order: 'desc' }, { start: 0, end: 2 })
+ * //=> right({ page: [records[2], records[0]], total: 3 })
+ * selectPage(endpoints.bankTransactions, [{ id: 7 }], [], { field: 'created_at', order: 'asc' }, { start: 0, end: 2 })
+ * //=> left({ _tag: 'InternalError', rule: 'page.records', detail: 'record 0 has no valid id' })
  *
  * @category rules
  * @since 0.1.0
@@ -135,10 +169,11 @@ export const selectPage = (
     const key = fieldValue(sortType, values[sortSlot])
     if (key === null) return malformed(i, sort.field)
     total++
-    if (!streaming) rows.push({ record, key, id, index: i })
+    if (!streaming) rows.push({ record, values: [...values], key, id, index: i })
     else if (window.end > 0 && heap.admits((largest) => direction * (byKey(key, largest.key) || byId(id, largest.id)) || i - largest.index))
-      heap.offer({ record, key, id, index: i })
+      heap.offer({ record, values: [...values], key, id, index: i })
   }
   const first = streaming ? heap.sorted() : rows.sort(cmp).slice(0, window.end)
-  return E.right({ page: first.slice(window.start).map((r) => r.record), total })
+  const project = plainRecord(endpoint, fields)
+  return E.right({ page: first.slice(window.start).map(project), total })
 }

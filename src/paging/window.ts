@@ -22,6 +22,13 @@ import { type Endpoint, spellOrder } from './endpoint'
 /**
  * Records `[start, end)` of the sorted collection.
  *
+ * @example
+ * import { endpoints } from 'budget-rules'
+ *
+ * // _start=50 and no _end: 25 records
+ * decodeWindow(endpoints.bankTransactions, new Map([['_start', '50']]))
+ * //=> right({ window: { start: 50, end: 75 }, sort: { field: 'created_at', order: 'asc' } })
+ *
  * @category model
  * @since 0.1.0
  */
@@ -31,12 +38,28 @@ export interface PageWindow {
 }
 
 /**
+ * Oldest or smallest first (`asc`), or last (`desc`); an endpoint spells it in its own case.
+ *
+ * @example
+ * import { endpoints } from 'budget-rules'
+ *
+ * decodeWindow(endpoints.bankTransactions, new Map([['_order', 'DESC']]))
+ * //=> left({ _tag: 'BadRequest', rule: 'page.window', detail: '_order must be asc or desc' })
+ *
  * @category model
  * @since 0.1.0
  */
 export type Order = 'asc' | 'desc'
 
 /**
+ * The field records are sorted by, and the order.
+ *
+ * @example
+ * import { endpoints } from 'budget-rules'
+ *
+ * decodeWindow(endpoints.bankTransactions, new Map([['_field', 'status']]))
+ * //=> left({ _tag: 'BadRequest', rule: 'page.window', detail: '_field must be one of created_at, updated_at, amount' })
+ *
  * @category model
  * @since 0.1.0
  */
@@ -46,18 +69,38 @@ export interface Sort {
 }
 
 /**
+ * The records a query without `_end` gets.
+ *
+ * @example
+ * import { endpoints } from 'budget-rules'
+ *
+ * decodeWindow(endpoints.bankTransactions, new Map()) //=> right({ window: { start: 0, end: DEFAULT_WINDOW_SIZE }, sort: { field: 'created_at', order: 'asc' } })
+ *
  * @category constants
  * @since 0.1.0
  */
 export const DEFAULT_WINDOW_SIZE = 25
 
 /**
+ * The widest window a query may ask for; a wider one is a 416.
+ *
+ * @example
+ * checkWindowSize({ start: 0, end: MAX_WINDOW_SIZE + 1 })
+ * //=> left({ _tag: 'RangeNotSatisfiable', rule: 'page.size', detail: 'a window of 2001 records, over the maximum of 2000', size: 2001, maximum: 2000 })
+ *
  * @category constants
  * @since 0.1.0
  */
 export const MAX_WINDOW_SIZE = 2000
 
 /**
+ * The window size the spec recommends clients ask for.
+ *
+ * @example
+ * import { nextWindow } from 'budget-rules'
+ *
+ * nextWindow({ start: 0, end: RECOMMENDED_WINDOW_SIZE }, RECOMMENDED_WINDOW_SIZE) //=> { start: 100, end: 200 }
+ *
  * @category constants
  * @since 0.1.0
  */
@@ -65,6 +108,9 @@ export const RECOMMENDED_WINDOW_SIZE = 100
 
 /**
  * The query parameters of the window and sort.
+ *
+ * @example
+ * pageParameters //=> ['_start', '_end', '_order', '_field']
  *
  * @category constants
  * @since 0.1.0
@@ -89,6 +135,12 @@ const integerParameter = (name: string, text: string | undefined, fallback: numb
  * The window and sort a query asks for, with the defaults `_start=0`, `_end=_start+25`,
  * ascending, the endpoint's default field; a 400 for anything malformed. The size limit (416)
  * is checked apart, after every 400.
+ *
+ * @example
+ * import { endpoints } from 'budget-rules'
+ *
+ * decodeWindow(endpoints.bankTransactions, new Map([['_start', '10'], ['_end', '5']]))
+ * //=> left({ _tag: 'BadRequest', rule: 'page.window', detail: '_start must not be greater than _end' })
  *
  * @category rules
  * @since 0.1.0
@@ -126,6 +178,9 @@ export const decodeWindow = (
 
 /**
  * The 416 of a window wider than 2000 records (exactly 2000 is allowed).
+ *
+ * @example
+ * checkWindowSize({ start: 0, end: 2000 }) //=> right({ start: 0, end: 2000 })
  *
  * @category rules
  * @since 0.1.0

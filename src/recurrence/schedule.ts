@@ -24,6 +24,11 @@ import { typeError } from '../json/describe'
 // -------------------------------------------------------------------------------------
 
 /**
+ * The unit a budget's periods are counted in.
+ *
+ * @example
+ * boundaryOf({ anchor: '2026-11-22', unit: 'week', every: 2 }, 1) //=> '2026-12-06'
+ *
  * @category model
  * @since 0.1.0
  */
@@ -32,12 +37,21 @@ export type RecurrenceUnit = 'day' | 'week' | 'month' | 'year'
 /**
  * The units the service knows, in the order a UI lists them.
  *
+ * @example
+ * recurrenceUnits //=> ['day', 'week', 'month', 'year']
+ *
  * @category model
  * @since 0.1.0
  */
 export const recurrenceUnits: ReadonlyArray<RecurrenceUnit> = ['day', 'week', 'month', 'year']
 
 /**
+ * Renewals every `every` units, counted from `anchor` (a budget's `recurrence_starts_on`).
+ *
+ * @example
+ * boundaryOf({ anchor: '2026-11-22', unit: 'day', every: 0 }, 1)
+ * //=> throws TypeError('boundaryOf: schedule.every is 0, not an integer from 1 to 366')
+ *
  * @category model
  * @since 0.1.0
  */
@@ -50,6 +64,9 @@ export interface Schedule {
 
 /**
  * A period `[starts_on, ends_on)`; `ends_on` is `null` when it lies past 9999-12-31.
+ *
+ * @example
+ * periodAt({ anchor: '9999-12-01', unit: 'month', every: 1 }, '9999-12-15') //=> { starts_on: '9999-12-01', ends_on: null }
  *
  * @category model
  * @since 0.1.0

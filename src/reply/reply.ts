@@ -28,7 +28,11 @@ import type { Problem } from '../decision/problem'
  * A reply of one status with one body: what a server sends back, and why (contract section 2).
  *
  * @example
- * const r: ReplyOf<404, { error: 'not_found'; message: string }> = problemReply('req-1', [])(problem.notFound('budget.scope', 'no budget')) as never
+ * import { problem } from 'budget-rules'
+ *
+ * const reply = problemReply('req-1', [])(problem.notFound('budget.scope', 'no budget'))
+ * // a ReplyOf<404, { error: 'not_found'; message: string }> once the status is known
+ * reply.status === 404 && reply.body.error //=> 'not_found'
  *
  * @category model
  * @since 0.1.0
@@ -46,6 +50,12 @@ export interface ReplyOf<S extends number, B> {
 /**
  * Every error reply the library builds, by status (spec section 7, contract sections 4, 5, 9):
  * after `if (reply.status === 422)` the body is known to be the errors map, and so on.
+ *
+ * @example
+ * import { problem } from 'budget-rules'
+ *
+ * const reply = problemReply('req-1', [])(problem.invalid('budget.validation', [{ field: 'name', messages: ["can't be blank"] }]))
+ * reply.status === 422 && reply.body.errors //=> { name: ["can't be blank"] }
  *
  * @category model
  * @since 0.1.0
@@ -68,15 +78,23 @@ export type ProblemReply =
  * to persist) or one of the {@link ProblemReply}s, discriminated by `status`.
  *
  * @example
- * declare const reply: Reply<ReplyOf<200, { name: string }> & { readonly budget: { name: string } }>
- * if (reply.status === 200) reply.budget.name // a string, no cast
+ * import { respondBudgetUpdate } from 'budget-rules'
+ *
+ * const reply = respondBudgetUpdate({ request: { headers, body: '{"budget":{"name":"Travel"}}' }, session, budget, today: '2026-11-22', request_id: 'req-1' })
+ * // after the status check, `reply.budget` is there: no cast
+ * reply.status === 200 && reply.budget.name //=> 'Travel'
  *
  * @category model
  * @since 0.1.0
  */
 export type Reply<Ok extends ReplyOf<number, unknown> = ReplyOf<200, unknown>> = Ok | ProblemReply
 
-/** Any reply, of any status: what the generic steps of a facade handle. */
+/**
+ * Any reply, of any status: what the generic steps of a facade handle.
+ *
+ * @example
+ * reply(204, 'req-1', [], null).status //=> 204
+ */
 export type AnyReply = ReplyOf<number, unknown>
 
 // -------------------------------------------------------------------------------------

@@ -11,6 +11,11 @@
 import { codePointLength } from '../json/value'
 
 /**
+ * The texts of a name's 422 field errors.
+ *
+ * @example
+ * nameError(7) //=> nameMessages.blank
+ *
  * @category constants
  * @since 0.1.0
  */
@@ -20,6 +25,12 @@ export const nameMessages = {
 } as const
 
 /**
+ * The longest name, in code points.
+ *
+ * @example
+ * nameError('💶'.repeat(MAX_NAME_LENGTH)) //=> null
+ * nameError('a'.repeat(MAX_NAME_LENGTH + 1)) //=> 'is too long (maximum is 255 characters)'
+ *
  * @category constants
  * @since 0.1.0
  */
@@ -27,6 +38,10 @@ export const MAX_NAME_LENGTH = 255
 
 /**
  * The 422 text for a name, or `null` when it is valid.
+ *
+ * @example
+ * nameError(' Travel ') //=> null
+ * nameError('\t') //=> "can't be blank"
  *
  * @category rules
  * @since 0.1.0

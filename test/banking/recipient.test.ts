@@ -65,6 +65,21 @@ describe('bank recipients', () => {
     expect(either.isLeft(missing) && problemReply('r', [])(missing.left).status).toBe(422)
   })
 
+  it.each<[string, unknown, string]>([
+    ['letters', 'abc', 'is not a valid RUT'],
+    ['ten digits', '1234567890-1', 'is not a valid RUT'],
+    ['zeros only', '000-0', 'is not a valid RUT'],
+    ['a check character other than a digit or K', '12.345.678-X', 'is not a valid RUT'],
+    ['dots in the wrong places', '1.2345.678-5', 'is not a valid RUT'],
+    ['a wrong check digit', '12.345.678-4', 'has a wrong check digit'],
+    ['spaces only', '   ', "can't be blank"],
+    ['a number', 123456785, "can't be blank"]
+  ])('names a RUT of %s, and only the RUT, in a 422', (_, rut, message) => {
+    const r = validateBankRecipient({ ...valid, rut }, context)
+    expect(either.isLeft(r) && problemReply('r', [])(r.left)).toMatchObject({ status: 422, body: { errors: { rut: [message] } } })
+    expect(either.isLeft(r) && Object.keys((problemReply('r', [])(r.left).body as { errors: object }).errors)).toEqual(['rut'])
+  })
+
   it('replies 409 to a recipient already enrolled, in whatever spelling', () => {
     const r = validateBankRecipient({ rut: '111111111', account_number: '000123456', bank_id: 'bank-1', name: 'Luis' }, context)
     expect(either.isLeft(r) && problemReply('r', [])(r.left)).toMatchObject({ status: 409, body: { error: 'conflict', message: 'The recipient is already enrolled' } })
@@ -132,5 +147,17 @@ describe('owner role and transaction authorization', () => {
     expect(authorizeTransaction({ id: 'tx-1', status: 'pending' as const })).toEqual(either.right({ id: 'tx-1', status: 'authorized' }))
     const again = authorizeTransaction({ id: 'tx-1', status: 'authorized' as const })
     expect(either.isLeft(again) && problemReply('r', [])(again.left)).toMatchObject({ status: 409, body: { error: 'conflict', message: 'The transaction is already authorized' } })
+  })
+})
+
+describe('rutCheckDigit given a value outside its type (R-19)', () => {
+  // Found by the fuzz: an array-like of length 2^32 - 1 made it loop four billion times.
+  it.each<[string, unknown, string]>([
+    ['an array-like of length 2^32 - 1', { length: 2 ** 32 - 1 }, 'an object'],
+    ['ten digits', '1234567890', '"1234567890"'],
+    ['an empty string', '', '""'],
+    ['dots', '12.345.678', '"12.345.678"']
+  ])('%s is a TypeError', (_, digits, shown) => {
+    expect(() => rutCheckDigit(digits as string)).toThrow(new TypeError(`rutCheckDigit: digits is ${shown}, not a string of 1 to 9 digits`))
   })
 })

@@ -231,3 +231,24 @@ describe('the Budget codec (R-17, R-18)', () => {
     expect(messages({}).length).toBe(20)
   })
 })
+
+describe('an update never returns a budget its own check refuses (R-17)', () => {
+  // Found by the fuzz: a cadence changed while the period in progress lasts past 9999-12-31
+  // would leave a weekly budget with no end to its period.
+  it('refuses a new cadence that has no boundary left for the period in progress', () => {
+    const row = {
+      ...monthly(),
+      recurrence_unit: 'year',
+      recurrence_every: 363,
+      recurrence_starts_on: '1998-03-13',
+      period_starts_on: '9984-03-13',
+      period_ends_on: null
+    }
+    const r = respondBudgetUpdate({ ...patch('admin', { budget: { recurrence_unit: 'week' } }, row as never), today: '9999-12-31' })
+    expect([r.status, r.body]).toStrictEqual([
+      422,
+      { errors: { recurrence_unit: ['cannot take effect: the period in progress lasts past 9999-12-31'] } }
+    ])
+    expect(r.reasons.slice(-3).map((x) => x.rule)).toEqual(['budget.update', 'recurrence.change', 'budget.validation'])
+  })
+})

@@ -125,13 +125,27 @@ describe('permittedUpdateFields', () => {
     expect(permittedUpdateFields(manager, baseBudget)).toEqual(['name', 'description', 'access', 'ends_on'])
   })
 
+  it('gives no field of a closed budget to anyone, and the manager fields to a co-manager of a closing one', () => {
+    const owner = { user_id: 'u-owner', role: 'owner' as const, permissions: [] }
+    const coManager = { user_id: 'u-comanager', role: 'member' as const, permissions: [] }
+    const member = { user_id: 'u-member', role: 'member' as const, permissions: [] }
+    const closed = { ...baseBudget, status: 'closed' as const }
+    expect([owner, admin, manager, coManager].map((c) => permittedUpdateFields(c, closed))).toEqual([[], [], [], []])
+    expect(permittedUpdateFields(coManager, { ...baseBudget, status: 'closing' })).toEqual(['name', 'description', 'access', 'ends_on'])
+    expect(permittedUpdateFields(member, baseBudget)).toEqual([])
+    expect(permittedUpdateFields({ ...member, permissions: ['budgets_manage'] }, baseBudget)).toHaveLength(8)
+  })
+
   it.each<[string, object, object, string]>([
     ['a role in another case', { ...manager, role: 'Owner' }, baseBudget, 'caller.role is "Owner", not owner, admin or member'],
     ['a null role', { ...manager, role: null }, baseBudget, 'caller.role is null, not owner, admin or member'],
     ['permissions that are not a list', { ...manager, permissions: 'budgets_manage' }, baseBudget, 'caller.permissions is "budgets_manage", not an array of strings'],
     ['a user id that is not a string', { ...manager, user_id: 7 }, baseBudget, 'caller.user_id is 7, not a string'],
     ['a status that is not one', manager, { ...baseBudget, status: 'archived' }, 'budget.status is "archived", not open, closing or closed'],
-    ['a manager id that is not a string', manager, { ...baseBudget, manager_id: 7 }, 'budget.manager_id is 7, not a string or null']
+    ['a manager id that is not a string', manager, { ...baseBudget, manager_id: 7 }, 'budget.manager_id is 7, not a string or null'],
+    ['a co-manager id that is not a string', manager, { ...baseBudget, co_manager_id: ['u-1'] }, 'budget.co_manager_id is an array, not a string or null'],
+    ['a permission that is not a string', { ...manager, permissions: ['budgets_manage', 1] }, baseBudget, 'caller.permissions is an array, not an array of strings'],
+    ['no status', manager, { ...baseBudget, status: undefined }, 'budget.status is undefined, not open, closing or closed']
   ])('%s is a TypeError', (_, caller, b, problem) => {
     expect(() => permittedUpdateFields(caller as never, b as never)).toThrow(new TypeError(`permittedUpdateFields: ${problem}`))
   })

@@ -48,6 +48,14 @@ describe('parseErrorResponse: defensive reading', () => {
     expect(parseErrorResponse({ status: 502, headers: {}, body })).toEqual({ status: 502, kind: 'upstream' })
   })
 
+  it("reads an object body after JSON's white space, and none after other white space JSON refuses", () => {
+    const json = '{"error":"conflict","message":"The recipient is already enrolled"}'
+    const read = { status: 409, kind: 'conflict', code: 'conflict', message: 'The recipient is already enrolled' }
+    expect(parseErrorResponse({ status: 409, headers: {}, body: ` \r\n\t${json}` })).toEqual(read)
+    expect(parseErrorResponse({ status: 409, headers: {}, body: `\u00a0${json}` })).toEqual({ status: 409, kind: 'conflict' })
+    expect(parseErrorResponse({ status: 409, headers: {}, body: `\ufeff${json}` })).toEqual({ status: 409, kind: 'conflict' })
+  })
+
   it('reads a body of several MB', () => {
     const body = JSON.stringify({ error: 'bad_request', message: 'x'.repeat(5_000_000) })
     expect(parseErrorResponse({ status: 400, headers: {}, body }).code).toBe('bad_request')

@@ -21,6 +21,12 @@ describe('respondIndex: the window (spec section 4, contract section 8)', () => 
     expect(ids(r.body)).toEqual(hundred.slice(0, 25).map((t) => t.id))
   })
 
+  it('reads a request without a query as the empty query: the default window', () => {
+    const r = index('', hundred, endpoints.bankTransactions, { request: { headers: { Authorization: 'Bearer key-1', 'company-id': 'c-1' } } })
+    expect([r.status, r.headers['Content-Range'], ids(r.body)]).toEqual([200, '0-24/100', hundred.slice(0, 25).map((t) => t.id)])
+    expect(r.reasons).toEqual(index('', hundred).reasons)
+  })
+
   it('returns records [_start, _end): _end is exclusive', () => {
     const r = index('_start=10&_end=13', hundred)
     expect([ids(r.body), r.headers['Content-Range']]).toEqual([['tx-0010', 'tx-0011', 'tx-0012'], '10-12/100'])

@@ -1,0 +1,100 @@
+import { either } from 'fp-ts'
+import { describe, expect, it } from 'vitest'
+import { decodeFilter, endpoints, type Filter, firstK, selectPage } from '../../src/index'
+
+const tx = endpoints.bankTransactions
+
+const filter = (key: string, text: string): Filter => {
+  const f = decodeFilter(tx, key, text)
+  if (either.isLeft(f)) throw new Error(`not a filter: ${key}=${text}`)
+  return f.right
+}
+
+const record = (id: string, amount: number, status = 'authorized', created_at = '2026-11-22T10:00:00Z') => ({
+  id,
+  amount,
+  status,
+  created_at,
+  updated_at: created_at
+})
+
+const internal = (detail: string) => either.left({ _tag: 'InternalError', rule: 'page.records', detail })
+
+describe('selectPage: the page of a collection', () => {
+  // Ten records, amounts 9, 8, ..., 0 with ids in the other order; even ones pending.
+  const ten = Array.from({ length: 10 }, (_, i) => record(`tx-${i}`, 9 - i, i % 2 === 0 ? 'pending' : 'authorized'))
+
+  it('filters, then sorts by the field, then takes the window', () => {
+    const r = selectPage(tx, ten, [filter('status', 'pending')], { field: 'amount', order: 'asc' }, { start: 1, end: 3 })
+    // Pending: tx-0 (9), tx-2 (7), tx-4 (5), tx-6 (3), tx-8 (1); by amount 1, 3, 5, 7, 9.
+    expect(r).toEqual(either.right({ page: [ten[6], ten[4]], total: 5 }))
+  })
+
+  it('finds the same page through the bounded heap (a window far shorter than the collection) as by sorting', () => {
+    const many = Array.from({ length: 200 }, (_, i) => record(`tx-${String(i).padStart(3, '0')}`, (i * 37) % 101))
+    // Amounts (37 i mod 101): 0 at i = 0 and 101, 1 at i = 71 and 172, 2 at i = 41 and 142.
+    const page = (start: number, end: number, order: 'asc' | 'desc') => selectPage(tx, many, [], { field: 'amount', order }, { start, end })
+    expect(page(0, 6, 'asc')).toEqual(either.right({ page: [0, 101, 71, 172, 41, 142].map((i) => many[i]), total: 200 }))
+    expect(page(2, 4, 'asc')).toEqual(either.right({ page: [71, 172].map((i) => many[i]), total: 200 }))
+    // Descending: 100 at i = 30 and 131, 99 at i = 60 and 161; ids descending within a key.
+    expect(page(0, 4, 'desc')).toEqual(either.right({ page: [131, 30, 161, 60].map((i) => many[i]), total: 200 }))
+  })
+
+  it('keeps records with equal keys and equal ids in the order given, in either direction (R-47)', () => {
+    // Told apart by updated_at, a field the sort and the filter never read.
+    const same = [0, 1, 2].map((tag) => ({ ...record('tx-same', 5), updated_at: `2026-11-22T10:00:0${tag}Z` }))
+    const many = [...same, ...Array.from({ length: 40 }, (_, i) => record(`tx-${String(i).padStart(2, '0')}`, 10 + i))]
+    for (const order of ['asc', 'desc'] as const) {
+      const all = selectPage(tx, many, [filter('amount', '5')], { field: 'amount', order }, { start: 0, end: 3 })
+      expect(all).toEqual(either.right({ page: same, total: 3 }))
+    }
+    // Through the heap: a window of 2 over 43 records.
+    const heap = selectPage(tx, many, [], { field: 'amount', order: 'asc' }, { start: 1, end: 2 })
+    expect(heap).toEqual(either.right({ page: [same[1]], total: 43 }))
+  })
+
+  it('gives an empty page for an empty window, with the total', () => {
+    expect(selectPage(tx, ten, [], { field: 'amount', order: 'asc' }, { start: 0, end: 0 })).toEqual(either.right({ page: [], total: 10 }))
+  })
+
+  it('is a 500 for a sort field the endpoint does not have', () => {
+    expect(selectPage(tx, ten, [], { field: 'colour', order: 'asc' }, { start: 0, end: 5 })).toEqual(internal('the endpoint has no field colour'))
+  })
+
+  it.each<[string, ReadonlyArray<unknown>, string]>([
+    ['null', [record('tx-0', 1), null], 'record 1 has no valid shape'],
+    ['an array', [[1, 2]], 'record 0 has no valid shape'],
+    ['a number', [record('tx-0', 1), record('tx-1', 2), 7], 'record 2 has no valid shape'],
+    ['an id that is not a string', [record('tx-0', 1), { ...record('tx-1', 2), id: 1 }], 'record 1 has no valid id'],
+    ['no sort key', [{ id: 'tx-0', status: 'pending' }], 'record 0 has no valid amount'],
+    ['a sort key of the wrong type', [record('tx-0', 1), { ...record('tx-1', 2), amount: '2' }], 'record 1 has no valid amount']
+  ])('is a 500 naming the first record that is malformed: %s', (_, records, detail) => {
+    expect(selectPage(tx, records, [], { field: 'amount', order: 'asc' }, { start: 0, end: 5 })).toEqual(internal(detail))
+  })
+
+  it('is a 500 for a filtered field a record lacks, even when another filter already failed it', () => {
+    const records = [record('tx-0', 1, 'pending'), { ...record('tx-1', 2), status: 'void' }]
+    expect(selectPage(tx, records, [filter('amount[$gt]', '5'), filter('status', 'pending')], { field: 'amount', order: 'asc' }, { start: 0, end: 5 })).toEqual(
+      internal('record 1 has no valid status')
+    )
+  })
+
+  it('reads an unfiltered, unsorted field never: a record without it is fine', () => {
+    const records = [{ id: 'tx-0', amount: 3 }, { id: 'tx-1', amount: 1 }]
+    expect(selectPage(tx, records, [], { field: 'amount', order: 'desc' }, { start: 0, end: 5 })).toEqual(either.right({ page: records, total: 2 }))
+  })
+})
+
+describe('firstK', () => {
+  const cmp = (a: number, b: number) => a - b
+  it.each<[string, ReadonlyArray<number>, number, ReadonlyArray<number>]>([
+    ['none', [3, 1, 2], 0, []],
+    ['fewer than asked', [3, 1, 2], 5, [1, 2, 3]],
+    ['by sorting (k a large share)', [5, 3, 9, 1, 7], 2, [1, 3]],
+    ['by the heap (k small)', [50, 12, 7, 33, 7, 90, 1, 64, 28, 3, 45, 19, 77, 2, 8, 60, 21, 5], 2, [1, 2]],
+    ['by the heap, equal items kept', [9, 4, 9, 4, 8, 4, 7, 6, 5, 9, 8, 7, 6, 5, 4, 3, 2, 9], 2, [2, 3]],
+    ['negative k', [1, 2], -1, []]
+  ])('%s', (_, items, k, expected) => {
+    expect(firstK(items, k, cmp)).toEqual(expected)
+  })
+})
