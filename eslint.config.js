@@ -2,6 +2,44 @@ import js from '@eslint/js'
 import { defineConfig } from 'eslint/config'
 import tseslint from 'typescript-eslint'
 
+// The layers of src/, bottom up (ADR 0080): a folder imports only the folders it lists, so the
+// folders never import each other in a cycle and the pure core never reaches up to a facade.
+const layers = {
+  calendar: [],
+  json: [],
+  decision: ['json'],
+  http: ['calendar', 'decision', 'json'],
+  validation: ['json'],
+  recurrence: ['calendar', 'json'],
+  auth: ['decision', 'http', 'json'],
+  company: ['auth', 'decision', 'json'],
+  banking: ['decision', 'json', 'validation'],
+  paging: ['calendar', 'decision', 'http', 'json'],
+  budget: ['auth', 'calendar', 'decision', 'http', 'json', 'recurrence', 'validation'],
+  reply: ['decision'],
+  client: ['calendar', 'http', 'json', 'paging'],
+  facade: ['auth', 'banking', 'budget', 'calendar', 'company', 'decision', 'http', 'json', 'paging', 'reply']
+}
+const folders = Object.keys(layers)
+const layerRules = Object.entries(layers).map(([folder, allowed]) => ({
+  files: [`src/${folder}/**/*.ts`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        paths: ['fs', 'http', 'https', 'net', 'child_process', 'os', 'path'].map((name) => ({ name, message: 'The core does no I/O.' })),
+        patterns: [
+          {
+            group: [...folders.filter((f) => f !== folder && !allowed.includes(f)).map((f) => `../${f}/*`), '../*.ts', '../index', '../rules', '../client'],
+            message: `src/${folder} may import only ${allowed.join(', ') || 'nothing outside itself'} (the layers in eslint.config.js)`
+          },
+          { group: ['node:*'], message: 'The core does no I/O.' }
+        ]
+      }
+    ]
+  }
+}))
+
 export default defineConfig(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'docs/api/**', '.stryker-tmp/**', 'test/consumer/**'] },
   js.configs.recommended,
@@ -16,6 +54,7 @@ export default defineConfig(
       'no-restricted-properties': ['error', { object: 'Math', property: 'random' }]
     }
   },
+  ...layerRules,
   {
     files: ['**/*.mjs', '**/*.js'],
     extends: [tseslint.configs.disableTypeChecked],
