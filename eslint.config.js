@@ -41,7 +41,7 @@ const layerRules = Object.entries(layers).map(([folder, allowed]) => ({
 }))
 
 export default defineConfig(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'docs/api/**', '.stryker-tmp/**', 'test/consumer/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'api/**', '.stryker-tmp/**', 'test/consumer/**'] },
   js.configs.recommended,
   tseslint.configs.strictTypeChecked,
   {

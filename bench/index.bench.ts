@@ -6,7 +6,8 @@
  */
 import qs from 'qs'
 import { Bench } from 'tinybench'
-import { compareValues, decodePageRequest, endpoints, fieldValue, respondIndex } from '../src/index'
+import { endpoints, respondIndex } from '../src/index'
+import { compareValues, decodePageRequest, fieldValue } from '../src/rules'
 import { report } from './report'
 
 const N = 100_000

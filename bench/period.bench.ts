@@ -6,7 +6,8 @@
 import { either } from 'fp-ts'
 import rrule from 'rrule'
 import { Bench } from 'tinybench'
-import { advanceBudget, Budget, CalendarDate, periodAt } from '../src/index'
+import { advanceBudget } from '../src/index'
+import { Budget, CalendarDate, periodAt } from '../src/rules'
 import { report } from './report'
 
 const date = (s: string): CalendarDate => {

@@ -5,23 +5,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import {
-  type BudgetJson,
-  type BudgetStatus,
-  endpoints,
-  permittedUpdateFields,
-  respondAmount,
-  respondAuthorizeTransaction,
-  respondBankRecipient,
-  respondIndex,
-  respondRoleAssignment,
-  respondBudgetUpdate,
-  respondTopUp,
-  respondWithdraw,
-  type Role,
-  rules,
-  updateFields
-} from '../src/index'
+import { endpoints, permittedUpdateFields, respondAmount, respondAuthorizeTransaction, respondBankRecipient, respondIndex, respondRoleAssignment, respondBudgetUpdate, respondTopUp, respondWithdraw } from '../src/index'
+import { type BudgetJson, type BudgetStatus, type Role, rules, updateFields } from '../src/rules'
 
 export const RULES_DOC = fileURLToPath(new URL('../docs/rules.md', import.meta.url))
 

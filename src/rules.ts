@@ -41,6 +41,9 @@ export { decideUpdate, authorizeUpdate, fieldMessages, type UpdateRequest } from
 export { decodeUpdateBody, type Sent } from './budget/patch'
 export { changeRecurrence, type RecurrenceSettings } from './budget/recurrence-change'
 export { scheduleOf, MAX_UPCOMING_PERIODS, type UpcomingPeriod } from './budget/advance'
+export { BudgetContext as BudgetContextCodec } from './facade/budget-context'
+export { IndexContext as IndexContextCodec } from './facade/index-endpoint'
+export type { BankTransaction } from './facade/authorize-transaction'
 export { authorizeMoney, decodeMoneyBody, moneyStatus, applyMoney, moneyMessages, type MoneyOperation } from './budget/money'
 export {
   boundaryOf,
@@ -68,7 +71,8 @@ export {
   MAX_WINDOW_SIZE,
   RECOMMENDED_WINDOW_SIZE,
   type Order,
-  type Sort
+  type Sort,
+  type PageWindow
 } from './paging/window'
 export {
   decodeFilter,
@@ -97,7 +101,7 @@ export { pageHeaders } from './paging/headers'
  */
 export * as problem from './decision/problem'
 export type { Problem, FieldError } from './decision/problem'
-export { problemReply, statusAndBody, reply, messages, JSON_CONTENT_TYPE, type AnyReply } from './reply/reply'
+export { problemReply, statusAndBody, reply, messages, JSON_CONTENT_TYPE, type AnyReply, type ReplyOf } from './reply/reply'
 export { rules, type RuleId, type RuleDescription } from './decision/rules'
 export type { Trail } from './decision/trail'
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { expect } from 'vitest'
-import { type Budget, type CalendarDate, fromDayNumber, type RecurrenceUnit, recurrenceUnits } from '../src/index'
+import { type Budget, type CalendarDate, fromDayNumber, type RecurrenceUnit, recurrenceUnits } from './api'
 import { daysBetween, lastDayOfMonth, periodContaining, plusDays } from './budget/calendar-oracle'
 import type { Who } from './fixtures'
 

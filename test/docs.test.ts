@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { rules } from '../src/index'
+import { rules } from './api'
 import { renderRulesDoc, RULES_DOC } from '../scripts/docs'
 
 describe('docs', () => {

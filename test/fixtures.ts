@@ -7,7 +7,7 @@ import {
   type BudgetJson,
   type BudgetReply,
   CalendarDate
-} from '../src/index'
+} from './api'
 
 const { isRight } = either
 

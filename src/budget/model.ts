@@ -3,7 +3,7 @@
  * dates as `YYYY-MM-DD`, money as integer cents.
  *
  * @example
- * import { budgetFields } from 'budget-rules'
+ * import { budgetFields } from 'budget-rules/rules'
  *
  * budgetFields.length //=> 20
  *

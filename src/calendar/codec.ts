@@ -3,7 +3,7 @@
  * arithmetic so that code which only computes with dates (the client's) loads no io-ts.
  *
  * @example
- * import { CalendarDate } from 'budget-rules'
+ * import { CalendarDate } from 'budget-rules/rules'
  * import { either } from 'fp-ts'
  *
  * either.isRight(CalendarDate.decode('2028-02-29')) //=> true

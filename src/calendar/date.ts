@@ -6,7 +6,7 @@
  * on the process time zone, its daylight-saving gaps or its locale.
  *
  * @example
- * import { addDays, isCalendarDate } from 'budget-rules'
+ * import { addDays, isCalendarDate } from 'budget-rules/rules'
  *
  * const d = '2028-02-28'
  * isCalendarDate(d) && addDays(d, 1) //=> '2028-02-29'

@@ -4,7 +4,7 @@
  * a body.
  *
  * @example
- * import { problem } from 'budget-rules'
+ * import { problem } from 'budget-rules/rules'
  *
  * problem.conflict('budget.status.closed', 'The budget is closed')
  * //=> { _tag: 'Conflict', rule: 'budget.status.closed', detail: 'The budget is closed' }
@@ -29,7 +29,7 @@ interface Refusal<Tag extends string> {
  * 401, empty body.
  *
  * @example
- * import { statusAndBody } from 'budget-rules'
+ * import { statusAndBody } from 'budget-rules/rules'
  *
  * statusAndBody(unauthenticated('auth.bearer', 'no Authorization header')) //=> { status: 401, body: null }
  */
@@ -38,7 +38,7 @@ export type Unauthenticated = Refusal<'Unauthenticated'>
  * 401, `{error: "email_not_verified", message}`.
  *
  * @example
- * import { statusAndBody } from 'budget-rules'
+ * import { statusAndBody } from 'budget-rules/rules'
  *
  * statusAndBody(emailNotVerified('auth.email_verified', 'user u-1 has not verified their email'))
  * //=> { status: 401, body: { error: 'email_not_verified', message: 'Email address not verified' } }
@@ -48,7 +48,7 @@ export type EmailNotVerified = Refusal<'EmailNotVerified'>
  * 401, `{message: "Unauthorized (401)"}`: an action-level guard.
  *
  * @example
- * import { statusAndBody } from 'budget-rules'
+ * import { statusAndBody } from 'budget-rules/rules'
  *
  * statusAndBody(guardRejected('money.permission', 'user u-7 may not move money')) //=> { status: 401, body: { message: 'Unauthorized (401)' } }
  */
@@ -57,7 +57,7 @@ export type GuardRejected = Refusal<'GuardRejected'>
  * 404, `{error: "not_found", message}`, the same bytes whatever the cause.
  *
  * @example
- * import { statusAndBody } from 'budget-rules'
+ * import { statusAndBody } from 'budget-rules/rules'
  *
  * statusAndBody(notFound('budget.scope', 'budget b-1 belongs to another company'))
  * //=> { status: 404, body: { error: 'not_found', message: 'Not found' } }
@@ -67,7 +67,7 @@ export type NotFound = Refusal<'NotFound'>
  * 400, `{error: "bad_request", message: detail}`.
  *
  * @example
- * import { statusAndBody } from 'budget-rules'
+ * import { statusAndBody } from 'budget-rules/rules'
  *
  * statusAndBody(badRequest('money.body', 'amount_cents is required'))
  * //=> { status: 400, body: { error: 'bad_request', message: 'amount_cents is required' } }
@@ -77,7 +77,7 @@ export type BadRequest = Refusal<'BadRequest'>
  * 412, `{message}`.
  *
  * @example
- * import { statusAndBody } from 'budget-rules'
+ * import { statusAndBody } from 'budget-rules/rules'
  *
  * statusAndBody(preconditionFailed('budget.body.wrapper', 'no "budget" key in the body'))
  * //=> { status: 412, body: { message: 'The request body must hold the budget under the key "budget"' } }
@@ -87,7 +87,7 @@ export type PreconditionFailed = Refusal<'PreconditionFailed'>
  * 403, `{error_code, message}`.
  *
  * @example
- * import { statusAndBody } from 'budget-rules'
+ * import { statusAndBody } from 'budget-rules/rules'
  *
  * statusAndBody(forbidden('role.owner', 'roles/owner_required', 'Only an owner can assign the owner role'))
  * //=> { status: 403, body: { error_code: 'roles/owner_required', message: 'Only an owner can assign the owner role' } }
@@ -99,7 +99,7 @@ export interface Forbidden extends Refusal<'Forbidden'> {
  * 403, empty body: an action-level guard denied without saying why.
  *
  * @example
- * import { statusAndBody } from 'budget-rules'
+ * import { statusAndBody } from 'budget-rules/rules'
  *
  * statusAndBody(denied('service.guard', 'the guard denied')) //=> { status: 403, body: null }
  */
@@ -108,7 +108,7 @@ export type Denied = Refusal<'Denied'>
  * 409, `{error: "conflict", message: detail}`.
  *
  * @example
- * import { statusAndBody } from 'budget-rules'
+ * import { statusAndBody } from 'budget-rules/rules'
  *
  * statusAndBody(conflict('money.status', 'The budget is closing'))
  * //=> { status: 409, body: { error: 'conflict', message: 'The budget is closing' } }
@@ -118,7 +118,7 @@ export type Conflict = Refusal<'Conflict'>
  * 422, `{errors: {field: [text, ...]}}`, every invalid field.
  *
  * @example
- * import { statusAndBody } from 'budget-rules'
+ * import { statusAndBody } from 'budget-rules/rules'
  *
  * statusAndBody(invalid('budget.validation', [{ field: 'name', messages: ["can't be blank"] }]))
  * //=> { status: 422, body: { errors: { name: ["can't be blank"] } } }
@@ -130,7 +130,7 @@ export interface Invalid extends Refusal<'Invalid'> {
  * 416, `{message: "Requested page size <N> exceeds maximum of 2000"}`.
  *
  * @example
- * import { statusAndBody } from 'budget-rules'
+ * import { statusAndBody } from 'budget-rules/rules'
  *
  * statusAndBody(rangeNotSatisfiable('page.size', 5000, 2000))
  * //=> { status: 416, body: { message: 'Requested page size 5000 exceeds maximum of 2000' } }
@@ -143,7 +143,7 @@ export interface RangeNotSatisfiable extends Refusal<'RangeNotSatisfiable'> {
  * 429, `{error: "rate_limit_exceeded", message, retry_after}` and a Retry-After header.
  *
  * @example
- * import { statusAndBody } from 'budget-rules'
+ * import { statusAndBody } from 'budget-rules/rules'
  *
  * statusAndBody(rateLimited('service.rate_limit', 5))
  * //=> { status: 429, body: { error: 'rate_limit_exceeded', message: 'Too many requests', retry_after: 5 }, headers: { 'Retry-After': '5' } }
@@ -155,7 +155,7 @@ export interface RateLimited extends Refusal<'RateLimited'> {
  * 500, `{error: "internal_error", message}`.
  *
  * @example
- * import { statusAndBody } from 'budget-rules'
+ * import { statusAndBody } from 'budget-rules/rules'
  *
  * statusAndBody(internalError('server.input', 'today is not a date'))
  * //=> { status: 500, body: { error: 'internal_error', message: 'Internal server error' } }
@@ -165,7 +165,7 @@ export type InternalError = Refusal<'InternalError'>
  * 502, 503 or 504, `{error: "upstream_unavailable", message}`: a banking partner or card issuer failed.
  *
  * @example
- * import { statusAndBody } from 'budget-rules'
+ * import { statusAndBody } from 'budget-rules/rules'
  *
  * statusAndBody(upstream('service.upstream', 503, 'the card issuer timed out'))
  * //=> { status: 503, body: { error: 'upstream_unavailable', message: 'A banking partner is temporarily unavailable; retry with backoff' } }
@@ -192,7 +192,7 @@ export interface FieldError {
  * Why a request is refused: one case per reply the spec names, told apart by `_tag`.
  *
  * @example
- * import { statusAndBody } from 'budget-rules'
+ * import { statusAndBody } from 'budget-rules/rules'
  *
  * statusAndBody(notFound('auth.membership', 'user u-1 is not a member of company c-2')).status //=> 404
  *

@@ -356,7 +356,7 @@ export type RuleId = keyof typeof rules
  * One line of a reply's `reasons`: a rule consulted, and what it found.
  *
  * @example
- * import { authenticate } from 'budget-rules'
+ * import { authenticate } from 'budget-rules/rules'
  *
  * authenticate({ headers: { Authorization: 'Bearer k' } }, { user: null, memberships: {} }).reasons
  * //=> [{ rule: 'auth.bearer', detail: 'the key resolved to no user' }]

@@ -12,7 +12,7 @@
  *
  * @example
  * import { function as fn } from 'fp-ts'
- * import { problem } from 'budget-rules'
+ * import { problem } from 'budget-rules/rules'
  *
  * fn.pipe(
  *   pass('auth.bearer', 'bearer key given', 'key'),
@@ -79,7 +79,7 @@ export const pass = <A>(rule: RuleId, detail: string, a: A): Trail<A> => ({
  * A rule that refused: its reason is the problem's rule and detail.
  *
  * @example
- * import { problem } from 'budget-rules'
+ * import { problem } from 'budget-rules/rules'
  *
  * fail(problem.conflict('money.status', 'The budget is closed')).reasons //=> [{ rule: 'money.status', detail: 'The budget is closed' }]
  *

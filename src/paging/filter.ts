@@ -144,7 +144,7 @@ const textValue = (type: FieldType, text: string): FieldValue | null =>
  * by UTF-16 code units (the same in every locale).
  *
  * @example
- * import { parseInstant } from 'budget-rules'
+ * import { parseInstant } from 'budget-rules/rules'
  *
  * compareValues({ type: 'string' })('B', 'a') //=> -1
  * compareValues({ type: 'instant' })(parseInstant('2026-11-22T10:00:00Z')!, parseInstant('2026-11-22T07:00:00-03:00')!) //=> 0

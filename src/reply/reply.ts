@@ -9,7 +9,7 @@
  *   whatever their rule or detail: existence is not leaked.
  *
  * @example
- * import { problemReply, problem } from 'budget-rules'
+ * import { problemReply, problem } from 'budget-rules/rules'
  *
  * problemReply('req-1', [])(problem.notFound('auth.membership', 'no membership for c-2'))
  * //=> { status: 404, headers: { 'X-Request-Id': 'req-1', 'Content-Type': 'application/json; charset=utf-8' },
@@ -28,7 +28,7 @@ import type { Problem } from '../decision/problem'
  * A reply of one status with one body: what a server sends back, and why (contract section 2).
  *
  * @example
- * import { problem } from 'budget-rules'
+ * import { problem } from 'budget-rules/rules'
  *
  * const reply = problemReply('req-1', [])(problem.notFound('budget.scope', 'no budget'))
  * // a ReplyOf<404, { error: 'not_found'; message: string }> once the status is known
@@ -52,7 +52,7 @@ export interface ReplyOf<S extends number, B> {
  * after `if (reply.status === 422)` the body is known to be the errors map, and so on.
  *
  * @example
- * import { problem } from 'budget-rules'
+ * import { problem } from 'budget-rules/rules'
  *
  * const reply = problemReply('req-1', [])(problem.invalid('budget.validation', [{ field: 'name', messages: ["can't be blank"] }]))
  * reply.status === 422 && reply.body.errors //=> { name: ["can't be blank"] }
@@ -171,7 +171,7 @@ const errorsMap = (p: Extract<Problem, { _tag: 'Invalid' }>): Record<string, Rea
  * The status and body of a problem (spec section 7, contract sections 4, 5, 9).
  *
  * @example
- * import { problem } from 'budget-rules'
+ * import { problem } from 'budget-rules/rules'
  *
  * statusAndBody(problem.guardRejected('budget.permission.update', 'user u-2 has no budget rights'))
  * //=> { status: 401, body: { message: 'Unauthorized (401)' } }
@@ -222,7 +222,7 @@ export const statusAndBody = (
  * The reply to a problem, with the rules consulted up to and including the one that refused.
  *
  * @example
- * import { problem } from 'budget-rules'
+ * import { problem } from 'budget-rules/rules'
  *
  * problemReply('req-1', [{ rule: 'service.rate_limit', detail: 'retry after 5 s' }])(problem.rateLimited('service.rate_limit', 5))
  * //=> { status: 429, headers: { 'Retry-After': '5', 'X-Request-Id': 'req-1', 'Content-Type': 'application/json; charset=utf-8' },

@@ -1,7 +1,7 @@
 import { either } from 'fp-ts'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { authorizeTransaction, guardRoleAssignment, normaliseRut, problemReply, rutCheckDigit, validateBankRecipient } from '../../src/index'
+import { authorizeTransaction, guardRoleAssignment, normaliseRut, problemReply, rutCheckDigit, validateBankRecipient } from '../api'
 import { runs } from '../runs'
 
 /**

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { authorizeTransaction } from '../../src/index'
+import { authorizeTransaction } from '../api'
 import { runs } from '../runs'
 import { thrown } from '../thrown'
 

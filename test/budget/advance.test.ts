@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { advanceBudget, budgetFields, type CalendarDate } from '../../src/index'
+import { advanceBudget, budgetFields, type CalendarDate } from '../api'
 import { budgetAndToday, budgets, renewingBudgetAndToday, tally } from '../arbitraries'
 import { budget, day, monthly } from '../fixtures'
 import { runs } from '../runs'

@@ -1,7 +1,7 @@
 import { either } from 'fp-ts'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { Budget } from '../../src/index'
+import { Budget } from '../api'
 import { budgetAndToday, r17Problems, tally } from '../arbitraries'
 import { budget, monthly } from '../fixtures'
 import { runs } from '../runs'

@@ -10,7 +10,7 @@ import {
   respondBudgetUpdate,
   type Schedule,
   upcomingPeriods
-} from '../../src/index'
+} from '../api'
 import { anchorDate, every, renewingBudgetAndToday, tally, unit } from '../arbitraries'
 import { budget, day, monthly, patch, TODAY } from '../fixtures'
 import { runs } from '../runs'

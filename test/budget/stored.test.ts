@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { Budget, type BudgetJson, respondBudgetUpdate, respondTopUp } from '../../src/index'
+import { Budget, type BudgetJson, respondBudgetUpdate, respondTopUp } from '../api'
 import { baseBudget, JSON_HEADERS, monthly, patch, budgetOf } from '../fixtures'
 
 // The stored budget as the server hands it over: consistent or a 500, read by property

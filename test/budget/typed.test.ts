@@ -8,7 +8,7 @@ import {
   periodAt,
   permittedUpdateFields,
   upcomingPeriods
-} from '../../src/index'
+} from '../api'
 import { baseBudget, budget, day, monthly } from '../fixtures'
 
 // the typed functions terminate promptly on any input; a value outside their type is a

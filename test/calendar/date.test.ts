@@ -2,7 +2,7 @@ import { UTCDate } from '@date-fns/utc'
 import { addDays as addDaysFns, format, getDaysInMonth, isLeapYear as isLeapYearFns } from 'date-fns'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { addDays, daysInMonth, fromDayNumber, isCalendarDate, isLeapYear, toDayNumber } from '../../src/index'
+import { addDays, daysInMonth, fromDayNumber, isCalendarDate, isLeapYear, toDayNumber } from '../api'
 import { anyDate } from '../arbitraries'
 import { day } from '../fixtures'
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { parseErrorResponse, parseHttpDate, type Problem, problem, problemReply } from '../../src/index'
+import { parseErrorResponse, parseHttpDate, type Problem, problem, problemReply } from '../api'
 
 /** A reply as it travels: the body as JSON text, or empty. */
 const wire = (p: Problem) => {

@@ -6,8 +6,8 @@
  */
 import type { IncomingHttpHeaders } from 'node:http'
 import { describe, expect, it } from 'vitest'
-import { endpoints, headerOf, type IndexContext, parseErrorResponse, Request, respondBudgetUpdate, respondIndex, retryDecision } from '../../src/index'
-import type { HttpHeaders as LibraryHeaders } from '../../src/index'
+import { endpoints, headerOf, type IndexContext, parseErrorResponse, Request, respondBudgetUpdate, respondIndex, retryDecision } from '../api'
+import type { HttpHeaders as LibraryHeaders } from '../api'
 import { budget, JSON_HEADERS, session, TODAY, budgetOf } from '../fixtures'
 
 /** An index request over no records, by a member of c-1, with these headers. */

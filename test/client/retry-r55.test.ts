@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { parseErrorResponse, problem, problemReply, type RetryDecision, retryDecision } from '../../src/index'
+import { parseErrorResponse, problem, problemReply, type RetryDecision, retryDecision } from '../api'
 import { runs } from '../runs'
 import { thrown } from '../thrown'
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { retryDecision } from '../../src/index'
+import { retryDecision } from '../api'
 
 const base = { headers: {}, attempt: 0, random: 0.5 }
 

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { type Caller, guardRoleAssignment } from '../../src/index'
+import { type Caller, guardRoleAssignment } from '../api'
 import { runs } from '../runs'
 import { thrown } from '../thrown'
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { chain, fail, of, pass, type Trail } from '../../src/decision/trail'
-import { problem, type RuleId, rules } from '../../src/index'
+import { problem, type RuleId, rules } from '../api'
 
 const ruleId = fc.constantFrom(...(Object.keys(rules) as Array<RuleId>))
 const trail: fc.Arbitrary<Trail<number>> = fc.oneof(

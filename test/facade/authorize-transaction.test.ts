@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { type AuthorizeTransactionContext, respondAuthorizeTransaction } from '../../src/index'
+import { type AuthorizeTransactionContext, respondAuthorizeTransaction } from '../api'
 import { AuthorizeTransactionContext as AuthorizeTransactionCodec } from '../../src/facade/authorize-transaction'
 import { tally } from '../arbitraries'
 import { runs } from '../runs'

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { type BankRecipientContext, respondBankRecipient } from '../../src/index'
+import { type BankRecipientContext, respondBankRecipient } from '../api'
 import { BankRecipientContext as BankRecipientCodec } from '../../src/facade/bank-recipient'
 import { tally } from '../arbitraries'
 import { runs } from '../runs'

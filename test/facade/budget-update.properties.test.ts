@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { advanceBudget, type Budget, budgetFields, recurrenceFields, respondBudgetUpdate } from '../../src/index'
+import { advanceBudget, type Budget, budgetFields, recurrenceFields, respondBudgetUpdate } from '../api'
 import {
   allowedCallerOf,
   budgetAndToday,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { BudgetContext, respondBudgetUpdate } from '../../src/index'
+import { respondBudgetUpdate, BudgetContextCodec } from '../api'
 import { budget, JSON_HEADERS, monthly, patch, session, TODAY, budgetOf } from '../fixtures'
 
 // The reasons a reply must carry, written out: the rules of contract sections 4 and 5 in the
@@ -578,13 +578,13 @@ describe('BudgetContext: the check of what a server hands a budget facade', () =
   it('takes any object or null as the budget, read field by field only once in scope', () => {
     const ctx = patch('admin', { budget: {} })
     const carrier = Object.assign(() => null, { id: 'b-1' })
-    expect([ctx, { ...ctx, budget: null }, { ...ctx, budget: { id: 'b-9' } }, { ...ctx, budget: carrier }].map((c) => BudgetContext.is(c))).toEqual([
+    expect([ctx, { ...ctx, budget: null }, { ...ctx, budget: { id: 'b-9' } }, { ...ctx, budget: carrier }].map((c) => BudgetContextCodec.is(c))).toEqual([
       true,
       true,
       true,
       true
     ])
-    expect([{ ...ctx, budget: 'b-1' }, { ...ctx, budget: 7 }, { ...ctx, budget: undefined }, { ...ctx, today: '2026-02-30' }].map((c) => BudgetContext.is(c))).toEqual([
+    expect([{ ...ctx, budget: 'b-1' }, { ...ctx, budget: 7 }, { ...ctx, budget: undefined }, { ...ctx, today: '2026-02-30' }].map((c) => BudgetContextCodec.is(c))).toEqual([
       false,
       false,
       false,
@@ -594,10 +594,10 @@ describe('BudgetContext: the check of what a server hands a budget facade', () =
 
   it('decodes a context and encodes it back as the same values, the budget untouched', () => {
     const ctx = patch('admin', { budget: {} })
-    const decoded = BudgetContext.decode(ctx)
+    const decoded = BudgetContextCodec.decode(ctx)
     if (decoded._tag === 'Left') throw new Error('the fixture context is valid')
-    expect(BudgetContext.encode(decoded.right)).toEqual(ctx)
-    expect(BudgetContext.encode(decoded.right).budget).toBe(ctx.budget)
+    expect(BudgetContextCodec.encode(decoded.right)).toEqual(ctx)
+    expect(BudgetContextCodec.encode(decoded.right).budget).toBe(ctx.budget)
   })
 })
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { defineEndpoint, endpoints } from '../../src/index'
+import { defineEndpoint, endpoints } from '../api'
 import { session } from '../fixtures'
 import { index, transaction, transactions } from '../paging/fixtures'
 

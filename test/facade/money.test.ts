@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { advanceBudget, type Budget, budgetFields, respondAmount, respondTopUp, respondWithdraw } from '../../src/index'
+import { advanceBudget, type Budget, budgetFields, respondAmount, respondTopUp, respondWithdraw } from '../api'
 import { budgetAndToday, who } from '../arbitraries'
 import { budget, JSON_HEADERS, patch, session, TODAY, budgetOf } from '../fixtures'
 import { runs } from '../runs'

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { respondRoleAssignment, type RoleAssignmentContext } from '../../src/index'
+import { respondRoleAssignment, type RoleAssignmentContext } from '../api'
 import { RoleAssignmentContext as RoleAssignmentCodec } from '../../src/facade/role-assignment'
 import { tally } from '../arbitraries'
 import { runs } from '../runs'

@@ -27,7 +27,7 @@ export type Request =
 
 let fuzz: Fuzz
 try {
-  fuzz = new Fuzz((await import('../../src/index')))
+  fuzz = new Fuzz({ ...(await import('../../src/index')), ...(await import('../../src/rules')) })
 } catch (e) {
   port.postMessage({ type: 'load-error', message: e instanceof Error ? (e.stack ?? e.message) : String(e) })
   throw e

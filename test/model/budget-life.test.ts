@@ -17,7 +17,7 @@ import {
   respondTopUp,
   respondWithdraw,
   upcomingPeriods
-} from '../../src/index'
+} from '../api'
 import { runs } from '../runs'
 import {
   advance,

@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { type Endpoint, endpoints, type IndexContext, respondIndex } from '../../src/index'
+import { type Endpoint, endpoints, type IndexContext, respondIndex } from '../api'
 import { headers, session } from '../fixtures'
 
 export interface Transaction {

@@ -11,7 +11,7 @@ import {
   nextLiveCursor,
   nextWindow,
   type PageWindow
-} from '../../src/index'
+} from '../api'
 import { tally } from '../arbitraries'
 import { FC_NUM_RUNS, runs } from '../runs'
 import {

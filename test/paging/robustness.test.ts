@@ -9,7 +9,7 @@ import {
   type LiveCursor,
   nextLiveCursor,
   nextWindow
-} from '../../src/index'
+} from '../api'
 import { runs as runsOf } from '../runs'
 import { index } from './fixtures'
 

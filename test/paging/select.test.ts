@@ -1,6 +1,6 @@
 import { either } from 'fp-ts'
 import { describe, expect, it } from 'vitest'
-import { decodeFilter, endpoints, type Filter, firstK, selectPage } from '../../src/index'
+import { decodeFilter, endpoints, type Filter, firstK, selectPage } from '../api'
 
 const tx = endpoints.bankTransactions
 

@@ -2,7 +2,7 @@ import { UTCDate } from '@date-fns/utc'
 import { addDays, addMonths, addWeeks, addYears, format } from 'date-fns'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { boundaryOf, type CalendarDate, indexAt, nextBoundaryAfter, periodAt, type Schedule } from '../../src/index'
+import { boundaryOf, type CalendarDate, indexAt, nextBoundaryAfter, periodAt, type Schedule } from '../api'
 import { every, unit } from '../arbitraries'
 import { day } from '../fixtures'
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { type Problem, problem, problemReply, type RuleId, rules, statusAndBody } from '../../src/index'
+import { type Problem, problem, problemReply, type RuleId, rules, statusAndBody } from '../api'
 
 const ruleId = fc.constantFrom(...(Object.keys(rules) as Array<RuleId>))
 
