@@ -14,7 +14,9 @@ const lines = []
 for (const tz of ZONES) {
   const out = `reports/vitest-${tz.replace('/', '_')}.json`
   console.log(`\n== vitest under TZ=${tz}`)
-  const run = spawnSync('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], {
+  // Coverage (vitest.config.ts: thresholds over src/) once, on the UTC run; coverage/ holds it.
+  const coverage = tz === 'UTC' ? ['--coverage'] : []
+  const run = spawnSync('npx', ['vitest', 'run', ...coverage, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], {
     stdio: 'inherit',
     env: { ...process.env, TZ: tz }
   })

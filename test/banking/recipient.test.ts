@@ -161,3 +161,34 @@ describe('rutCheckDigit given a value outside its type (R-19)', () => {
     expect(() => rutCheckDigit(digits as string)).toThrow(new TypeError(`rutCheckDigit: digits is ${shown}, not a string of 1 to 9 digits`))
   })
 })
+
+describe('validateBankRecipient: each field on its own, and the conflict (R-72)', () => {
+  const invalid = (errors: ReadonlyArray<{ field: string; messages: ReadonlyArray<string> }>) =>
+    either.left({ _tag: 'Invalid', rule: 'recipient.validation', detail: errors.map((e) => `${e.field}: ${e.messages.join(', ')}`).join('; '), errors })
+  const ok = { rut: '12345678-5', account_number: '12345678', bank_id: 'bank-2', name: 'Ana Pérez' }
+
+  it('reads a RUT with white space around it, and an account number with spaces and dashes', () => {
+    expect(validateBankRecipient({ ...valid, rut: ' 12.345.678-5 ', account_number: ' 1234-5678 ' }, context)).toEqual(either.right(ok))
+  })
+
+  it.each<[string, Record<string, unknown>, ReadonlyArray<{ field: string; messages: ReadonlyArray<string> }>]>([
+    ['an account number of dashes only', { account_number: '- -' }, [{ field: 'account_number', messages: ["can't be blank"] }]],
+    ['an account number that is a number', { account_number: 12345678 }, [{ field: 'account_number', messages: ["can't be blank"] }]],
+    ['an account number of 4 digits', { account_number: '1234' }, [{ field: 'account_number', messages: ['must be 5 to 20 digits'] }]],
+    ['an empty bank id', { bank_id: '' }, [{ field: 'bank_id', messages: ["can't be blank"] }]],
+    ['a bank id that is a number', { bank_id: 2 }, [{ field: 'bank_id', messages: ["can't be blank"] }]],
+    ['no name', { name: undefined }, [{ field: 'name', messages: ["can't be blank"] }]],
+    ['a RUT of 10 digits', { rut: '1.234.567.890-1' }, [{ field: 'rut', messages: ['is not a valid RUT'] }]]
+  ])('refuses %s alone', (_, change, errors) => {
+    expect(validateBankRecipient({ ...valid, ...change }, context)).toEqual(invalid(errors))
+  })
+
+  it('is a 409 only when the RUT, the bank and the account number all match an enrolled recipient', () => {
+    const enrolled = [{ rut: '12.345.678-5', bank_id: 'bank-2', account_number: '1234-5678' }]
+    const conflict = either.left({ _tag: 'Conflict', rule: 'recipient.conflict', detail: 'The recipient is already enrolled' })
+    expect(validateBankRecipient(valid, { ...context, enrolled })).toEqual(conflict)
+    expect(validateBankRecipient(valid, { ...context, enrolled: [...context.enrolled, ...enrolled] })).toEqual(conflict)
+    for (const other of [{ rut: '11.111.111-1' }, { bank_id: 'bank-1' }, { account_number: '12345679' }])
+      expect(validateBankRecipient(valid, { ...context, enrolled: [{ ...enrolled[0], ...other } as (typeof enrolled)[0]] })).toEqual(either.right(ok))
+  })
+})

@@ -34,8 +34,13 @@ const days = (s: OracleSchedule): number => s.every * (s.unit === 'week' ? 7 : 1
 const dayBased = (s: OracleSchedule): boolean => s.unit === 'day' || s.unit === 'week'
 
 /** Boundary `k` (the anchor is boundary 0), or null outside the calendar. */
-export const boundary = (s: OracleSchedule, k: number): string | null =>
-  text(dayBased(s) ? addDays(utc(s.anchor), k * days(s)) : addMonths(utc(s.anchor), k * months(s)))
+export const boundary = (s: OracleSchedule, k: number): string | null => {
+  if (dayBased(s)) return text(addDays(utc(s.anchor), k * days(s)))
+  // The year is known before any Date is built: Date's own years below 100 and past 275760 are
+  // traps the oracle must not fall into (a run once read year -16 as 0017).
+  const year = Number(s.anchor.slice(0, 4)) + Math.floor((Number(s.anchor.slice(5, 7)) - 1 + k * months(s)) / 12)
+  return year < 1 || year > 9999 ? null : text(addMonths(utc(s.anchor), k * months(s)))
+}
 
 /** The index `k` of the period containing `date` (`date` on or after the anchor). */
 export const indexContaining = (s: OracleSchedule, date: string): number => {

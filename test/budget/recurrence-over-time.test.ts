@@ -260,3 +260,12 @@ describe('renewal schedules: the laws of src/recurrence/schedule.ts', () => {
     expect(performance.now() - started).toBeLessThan(1000)
   })
 })
+
+describe('boundaries before year 1 (a case that once tripped the oracle)', () => {
+  it('has no boundary 60 steps of 32 years before 1904-02-29, in the library or the oracle', () => {
+    const s = { anchor: day('1904-02-29'), unit: 'year' as const, every: 32 }
+    expect(boundaryOf(s, -60)).toBeNull()
+    expect(boundary(s, -60)).toBeNull()
+    expect([boundaryOf(s, -59), boundary(s, -59)]).toEqual(['0016-02-29', '0016-02-29'])
+  })
+})

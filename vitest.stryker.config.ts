@@ -1,0 +1,42 @@
+import { relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { defineConfig, mergeConfig } from 'vitest/config'
+import { BaseSequencer, type TestSpecification } from 'vitest/node'
+import base from './vitest.config'
+
+/**
+ * Test files quickest first (by their last duration, unknown ones as quick): Stryker stops at a
+ * mutant's first failing test, so a mutant an example kills is never made to wait for the
+ * property suites.
+ */
+class QuickestFirst extends BaseSequencer {
+  override sort(files: Array<TestSpecification>): Promise<Array<TestSpecification>> {
+    const duration = (spec: TestSpecification): number =>
+      this.ctx.cache.getFileTestResults(`${spec.project.name}:${relative(this.ctx.config.root, spec.moduleId)}`)?.duration ?? 0
+    return Promise.resolve([...files].sort((a, b) => duration(a) - duration(b)))
+  }
+}
+
+// The suite as Stryker runs it (stryker.config.mjs): the same tests and setup, less
+// - test/examples.test.ts, test/embedding/ and test/consumer.test.ts, which run or type-check the
+//   built dist/, and test/fuzz/, which fuzzes in worker
+//   processes: Stryker cannot switch a mutant on in another process, so they could only cost;
+// - test/facade/budget-update.properties.test.ts, whose properties assert absolute counts (each
+//   kind of recurrence change seen more than 100 times) that need their full 2,000 runs;
+// and fast-check with a fifth of each large property's runs from a fixed seed
+// (scripts/stryker-fast-check.ts), so that a mutant the property suites cover costs a fraction
+// of what the whole properties would. The time limit is Stryker's (its timeoutMS over the dry
+// run's times), not vitest's.
+export default mergeConfig(
+  base,
+  defineConfig({
+    resolve: {
+      alias: [{ find: /^fast-check$/, replacement: fileURLToPath(new URL('./scripts/stryker-fast-check.ts', import.meta.url)) }]
+    },
+    test: {
+      exclude: ['test/examples.test.ts', 'test/embedding/**', 'test/consumer.test.ts', 'test/fuzz/**', 'test/facade/budget-update.properties.test.ts', 'node_modules/**'],
+      testTimeout: 120_000,
+      sequence: { sequencer: QuickestFirst }
+    }
+  })
+)
