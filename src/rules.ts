@@ -37,7 +37,9 @@ export {
   type UpdateField
 } from './budget/model'
 export { hasFullBudgetRights, budgetRights, fieldPermissions, type BudgetRights, type FieldPermission } from './budget/permissions'
-export { decideUpdate, authorizeUpdate, fieldMessages, type UpdateRequest } from './budget/update'
+export { decideUpdate, authorizeUpdate, type UpdateRequest } from './budget/update'
+export { validateUpdate, fieldMessages, type Changes } from './budget/validation'
+export { reopen } from './budget/lifecycle'
 export { decodeUpdateBody, type Sent } from './budget/patch'
 export { changeRecurrence, type RecurrenceSettings } from './budget/recurrence-change'
 export { scheduleOf, MAX_UPCOMING_PERIODS, type UpcomingPeriod } from './budget/advance'

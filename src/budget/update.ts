@@ -18,29 +18,18 @@
  * @since 0.1.0
  */
 import { either as E, function as fn } from 'fp-ts'
-import { type CalendarDate, isCalendarDate } from '../calendar/date'
+import type { Caller } from '../auth/session'
+import type { CalendarDate } from '../calendar/date'
+import * as problem from '../decision/problem'
 import type { Reason } from '../decision/rules'
 import { chain, fail, of, pass, type Trail } from '../decision/trail'
-import { changeRecurrence, type RecurrenceSettings } from './recurrence-change'
-import { readBudget } from './stored'
-import { type RecurrenceUnit, recurrenceUnits } from '../recurrence/schedule'
-import * as problem from '../decision/problem'
-import type { FieldError } from '../decision/problem'
+import { reopen } from './lifecycle'
+import { type Budget, isBudgetField } from './model'
 import type { Sent } from './patch'
-import {
-  type Access,
-  type Budget,
-  type Cents,
-  type Every,
-  accessValues,
-  Cents as CentsCodec,
-  Every as EveryCodec,
-  isBudgetField,
-  recurrenceFields
-} from './model'
-import type { Caller } from '../auth/session'
 import { type BudgetRights, budgetRights, fieldPermissions, type FieldPermission } from './permissions'
-import { nameError, nameMessages } from '../validation/name'
+import { changeRecurrence } from './recurrence-change'
+import { readBudget } from './stored'
+import { type Changes, fieldMessages, validateUpdate } from './validation'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -68,42 +57,6 @@ export interface UpdateRequest {
   /** When given, a new manager_id must be one of these. */
   readonly company_member_ids?: ReadonlyArray<string> | undefined
 }
-
-/** The valid new values, each present only when it changes. */
-interface Changes {
-  readonly name?: string
-  readonly description?: string | null
-  readonly access?: Access
-  readonly ends_on?: CalendarDate | null
-  readonly manager_id?: string | null
-  readonly recurrence: RecurrenceSettings
-}
-
-/**
- * The texts of the 422 field errors (R-13).
- *
- * @example
- * fieldMessages.notAfter('2026-11-22') //=> 'must be after 2026-11-22'
- *
- * @category constants
- * @since 0.1.0
- */
-export const fieldMessages = {
-  blank: nameMessages.blank,
-  tooLong: nameMessages.tooLong,
-  notInList: 'is not included in the list',
-  notADate: 'is not a valid date (YYYY-MM-DD)',
-  /** `ends_on`: a closing date that is not after today. */
-  notAfter: (today: string) => `must be after ${today}`,
-  notAMember: 'is not a member of the company',
-  every: 'must be an integer from 1 to 366',
-  cents: 'must be a whole number of cents, 0 or more',
-  recurrenceOff: 'must be null while recurrence_unit is null',
-  baseRequired: 'is required while recurrence is on',
-  unknown: 'is not a field of a budget',
-  readOnly: 'cannot be changed',
-  noBoundary: 'cannot take effect: the period in progress lasts past 9999-12-31'
-} as const
 
 // -------------------------------------------------------------------------------------
 // rules
@@ -153,96 +106,6 @@ const checkNotClosed = (r: UpdateRequest): Trail<unknown> =>
     ? fail(problem.conflict('budget.status.closed', 'The budget is closed'))
     : pass('budget.status.closed', `status ${r.budget.status}`, null)
 
-const isIn =
-  <A extends string>(values: ReadonlyArray<A>) =>
-  (u: unknown): u is A =>
-    (values as ReadonlyArray<unknown>).includes(u)
-
-const isAccess = isIn(accessValues)
-const isUnit = isIn(recurrenceUnits)
-
-/**
- * Row 12: every changed value checked, every invalid field named.
- */
-const validate = (r: UpdateRequest, changed: ReadonlyArray<Sent>): Trail<Changes> => {
-  const errors = new Map<string, Array<string>>()
-  const reject = (field: string, message: string): void => {
-    const messages = errors.get(field)
-    if (messages === undefined) errors.set(field, [message])
-    else messages.push(message)
-  }
-  const sent = new Map(changed.map((s) => [s.key, s.value]))
-  const b = r.budget
-
-  // The recurrence unit the budget will have, when it can be known.
-  const unitSent = sent.has('recurrence_unit')
-  const unitValue = sent.get('recurrence_unit')
-  const unit: RecurrenceUnit | null | undefined = !unitSent
-    ? b.recurrence_unit
-    : unitValue === null || isUnit(unitValue)
-      ? unitValue
-      : undefined
-
-  for (const { key, value } of changed) {
-    switch (key) {
-      case 'name': {
-        const error = nameError(value)
-        if (error !== null) reject(key, error)
-        break
-      }
-      case 'description':
-        break
-      case 'access':
-        if (!isAccess(value)) reject(key, fieldMessages.notInList)
-        break
-      case 'ends_on':
-        if (value === null) break
-        if (!isCalendarDate(value)) reject(key, fieldMessages.notADate)
-        else if (value <= r.today) reject(key, fieldMessages.notAfter(r.today))
-        break
-      case 'manager_id':
-        if (typeof value === 'string' && r.company_member_ids !== undefined && !r.company_member_ids.includes(value))
-          reject(key, fieldMessages.notAMember)
-        break
-      case 'recurrence_unit':
-        if (unit === undefined) reject(key, fieldMessages.notInList)
-        break
-      case 'recurrence_every':
-        if (value === null) {
-          if (unit !== null && unit !== undefined) reject(key, fieldMessages.every)
-        } else if (!EveryCodec.is(value)) reject(key, fieldMessages.every)
-        else if (unit === null) reject(key, fieldMessages.recurrenceOff)
-        break
-      case 'base_amount_cents':
-        if (value === null) {
-          if (unit !== null && unit !== undefined) reject(key, fieldMessages.baseRequired)
-        } else if (!CentsCodec.is(value)) reject(key, fieldMessages.cents)
-        else if (unit === null) reject(key, fieldMessages.recurrenceOff)
-        break
-      default:
-        reject(key, isBudgetField(key) ? fieldMessages.readOnly : fieldMessages.unknown)
-    }
-  }
-  // Turning recurrence on needs an amount per period, sent or already held.
-  const baseSent = sent.has('base_amount_cents')
-  const base = baseSent ? sent.get('base_amount_cents') : b.base_amount_cents
-  if (unit !== null && unit !== undefined && b.recurrence_unit === null && !baseSent && base === null)
-    reject('base_amount_cents', fieldMessages.baseRequired)
-
-  if (errors.size > 0) {
-    const list: ReadonlyArray<FieldError> = [...errors].map(([field, messages]) => ({ field, messages }))
-    return fail(problem.invalid('budget.validation', list))
-  }
-  const every = sent.has('recurrence_every') ? (sent.get('recurrence_every') as Every | null) : b.recurrence_every
-  const valid: Changes = {
-    ...(Object.fromEntries(
-      changed.filter((s) => !(recurrenceFields as ReadonlyArray<string>).includes(s.key)).map((s) => [s.key, s.value])
-    ) as Omit<Changes, 'recurrence'>),
-    recurrence: { unit: unit ?? null, every, base: base as Cents | null }
-  }
-  return pass('budget.validation', changed.length === 0 ? 'nothing changes' : 'every changed value is valid', valid)
-}
-
 /**
  * Row 13: the new budget, with what R-12 and R-15 derive from the change.
  */
@@ -256,11 +119,9 @@ const apply = (r: UpdateRequest, changed: ReadonlyArray<Sent>, c: Changes): Trai
       detail: changed.length === 0 ? 'no field changes' : `changes ${changed.map((s) => s.key).join(', ')}`
     }
   ]
-  const reopened: Budget =
-    plain.ends_on !== undefined && b.status === 'closing' ? { ...edited, status: 'open' } : edited
-  if (reopened !== edited)
-    reasons.push({ rule: 'budget.reopen', detail: `ends_on now ${plain.ends_on ?? 'null'}; the budget is open again` })
-  const renewed = changeRecurrence(reopened, r.today, recurrence)
+  const reopened = reopen(edited, plain.ends_on)
+  if (reopened.reason !== null) reasons.push(reopened.reason)
+  const renewed = changeRecurrence(reopened.budget, r.today, recurrence)
   if (renewed.reason === null) return { reasons, result: E.right(renewed.budget) }
   reasons.push(renewed.reason)
   // Near the end of the calendar a new cadence may have no boundary left for the period in
@@ -289,7 +150,7 @@ export const decideUpdate = (r: UpdateRequest): Trail<Budget> => {
   return fn.pipe(
     fullRightsChecks.reduce<Trail<unknown>>((trail, check) => chain(() => checkFullRightsOnly(check)(r, changed))(trail), of(null)),
     chain(() => checkNotClosed(r)),
-    chain(() => validate(r, changed)),
+    chain(() => validateUpdate(r, changed)),
     chain((c: Changes) => apply(r, changed, c))
   )
 }

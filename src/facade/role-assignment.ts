@@ -29,7 +29,7 @@
 import { function as fn } from 'fp-ts'
 import * as t from 'io-ts'
 import { authenticate, type Caller, type Role, type Scope, Session } from '../auth/session'
-import { fieldMessages } from '../budget/update'
+import { fieldMessages } from '../budget/validation'
 import { guardRoleAssignment } from '../company/roles'
 import { bind, chain, check, fail, map, of, pass, type Trail } from '../decision/trail'
 import { jsonObjectBody } from '../http/body'
