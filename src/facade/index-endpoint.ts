@@ -24,10 +24,10 @@
  *
  * @since 0.1.0
  */
-import { either as E, function as fn } from 'fp-ts'
+import { function as fn } from 'fp-ts'
 import * as t from 'io-ts'
 import { authenticate, identify, Session } from '../auth/session'
-import { chain, check, pass, type Trail } from '../decision/trail'
+import { bind, check, map, pass, tap, type Trail } from '../decision/trail'
 import { Request } from '../http/request'
 import { type Endpoint, spellOrder } from '../paging/endpoint'
 import { pageHeaders } from '../paging/headers'
@@ -188,29 +188,30 @@ export const respondIndex: (context: IndexContext) => IndexReply = /*#__PURE__*/
   const authenticated: Trail<unknown> = endpoint.requiresCompany
     ? authenticate(c.request, c.session)
     : identify(c.request, c.session)
-  const trail: Trail<{ readonly body: unknown; readonly headers: Record<string, string> }> = fn.pipe(
+  // The steps, in the order of contract section 8, each a rule of its own.
+  const trail = fn.pipe(
     authenticated,
-    chain(() => decodePageRequest(endpoint, c.request.query ?? '')),
-    chain((request) =>
-      fn.pipe(
-        check('page.records', ({ total }) => `${c.records.length} records, ${total} match`, selectPage(endpoint, c.records, request.filters, request.sort, request.window)),
-        chain(({ page, total }) =>
-          fn.pipe(
-            pass('page.slice', `${page.length} records from ${request.window.start}`, null),
-            chain(() =>
-              check(
-                'page.headers',
-                (r) => `Content-Range ${r.headers['Content-Range'] ?? ''}`,
-                E.map((headers: Record<string, string>) => ({
-                  headers,
-                  body: endpoint.envelope === 'bare' ? page : envelope(endpoint, request, page, total)
-                }))(pageHeaders(request.window, page.length, total))
-              )
-            )
-          )
-        )
+    map(() => ({})),
+    bind('request', () => decodePageRequest(endpoint, c.request.query ?? '')),
+    bind('selected', ({ request }) =>
+      check(
+        'page.records',
+        ({ total }) => `${c.records.length} records, ${total} match`,
+        selectPage(endpoint, c.records, request.filters, request.sort, request.window)
       )
-    )
+    ),
+    tap(({ request, selected }) => pass('page.slice', `${selected.page.length} records from ${request.window.start}`, null)),
+    bind('headers', ({ request, selected }) =>
+      check(
+        'page.headers',
+        (headers) => `Content-Range ${headers['Content-Range'] ?? ''}`,
+        pageHeaders(request.window, selected.page.length, selected.total)
+      )
+    ),
+    map(({ request, selected: { page, total }, headers }) => ({
+      headers,
+      body: endpoint.envelope === 'bare' ? page : envelope(endpoint, request, page, total)
+    }))
   )
   return settle(c.request_id, trail, (page) => page)
 })

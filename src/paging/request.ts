@@ -13,7 +13,7 @@
  * @since 0.1.0
  */
 import { either as E, function as fn } from 'fp-ts'
-import { chain, check, type Trail } from '../decision/trail'
+import { bind, check, map, of, type Trail } from '../decision/trail'
 import * as problem from '../decision/problem'
 import type { Problem } from '../decision/problem'
 import type { Endpoint } from './endpoint'
@@ -44,6 +44,16 @@ export interface PageRequest {
 
 const isPageParameter = (key: string): boolean => (pageParameters as ReadonlyArray<string>).includes(key)
 
+/** The parameters, or the 400 of an `_`-parameter the endpoint does not take. */
+const knownParameters =
+  (endpoint: Endpoint) =>
+  (ps: ReadonlyArray<QueryParameter>): E.Either<Problem, ReadonlyArray<QueryParameter>> => {
+    const unknown = ps.find(([key]) => key.startsWith('_') && !isPageParameter(key))
+    return unknown === undefined
+      ? E.right(ps)
+      : E.left(problem.badRequest('page.query', `${unknown[0]} is not a parameter of ${endpoint.path}`))
+  }
+
 /**
  * The page request of a raw query string for `endpoint`, or its 400 (the first malformed
  * parameter) or 416 (a window over 2000 records, after every 400).
@@ -60,38 +70,24 @@ const isPageParameter = (key: string): boolean => (pageParameters as ReadonlyArr
  */
 export const decodePageRequest = (endpoint: Endpoint, query: string): Trail<PageRequest> =>
   fn.pipe(
-    check(
-      'page.query',
-      (ps) => `${ps.length} parameters`,
-      E.chain((ps: ReadonlyArray<QueryParameter>) => {
-        const unknown = ps.find(([key]) => key.startsWith('_') && !isPageParameter(key))
-        return unknown === undefined
-          ? E.right(ps)
-          : E.left<Problem>(problem.badRequest('page.query', `${unknown[0]} is not a parameter of ${endpoint.path}`))
-      })(decodeQuery(query))
-    ),
-    chain((ps) =>
-      fn.pipe(
-        check(
-          'page.window',
-          ({ window, sort }) => `[${window.start}, ${window.end}) by ${sort.field} ${sort.order}`,
-          decodeWindow(endpoint, new Map(ps.filter(([key]) => isPageParameter(key))))
-        ),
-        chain(({ window, sort }) => {
-          const filterParameters = ps.filter(([key]) => !isPageParameter(key))
-          return fn.pipe(
-            check(
-              'page.filter',
-              (fs) => (fs.length === 0 ? 'no filters' : fs.map((f) => `${f.field} ${f.op}`).join(', ')),
-              E.traverseArray(([key, value]: QueryParameter) => decodeFilter(endpoint, key, value))(filterParameters)
-            ),
-            chain((filters) =>
-              check('page.size', () => `${window.end - window.start} records at most`, E.map(
-                (w: PageWindow): PageRequest => ({ window: w, sort, filters, filterParameters })
-              )(checkWindowSize(window)))
-            )
-          )
-        })
+    check('page.query', (ps) => `${ps.length} parameters`, E.chain(knownParameters(endpoint))(decodeQuery(query))),
+    map((parameters) => ({ parameters })),
+    bind('ordered', ({ parameters }) =>
+      check(
+        'page.window',
+        ({ window, sort }) => `[${window.start}, ${window.end}) by ${sort.field} ${sort.order}`,
+        decodeWindow(endpoint, new Map(parameters.filter(([key]) => isPageParameter(key))))
       )
-    )
+    ),
+    bind('filterParameters', ({ parameters }) => of(parameters.filter(([key]) => !isPageParameter(key)))),
+    bind('filters', ({ filterParameters }) =>
+      check(
+        'page.filter',
+        (fs) => (fs.length === 0 ? 'no filters' : fs.map((f) => `${f.field} ${f.op}`).join(', ')),
+        E.traverseArray(([key, value]: QueryParameter) => decodeFilter(endpoint, key, value))(filterParameters)
+      )
+    ),
+    // Every 400 above comes before the 416 (contract section 8).
+    bind('window', ({ ordered }) => check('page.size', (w) => `${w.end - w.start} records at most`, checkWindowSize(ordered.window))),
+    map(({ window, ordered: { sort }, filters, filterParameters }): PageRequest => ({ window, sort, filters, filterParameters }))
   )
