@@ -27,10 +27,19 @@ const layerRules = Object.entries(layers).map(([folder, allowed]) => ({
     'no-restricted-imports': [
       'error',
       {
-        paths: ['fs', 'http', 'https', 'net', 'child_process', 'os', 'path'].map((name) => ({ name, message: 'The core does no I/O.' })),
+        paths: ['fs', 'http', 'https', 'net', 'child_process', 'os', 'path'].map((name) => ({
+          name,
+          message: 'The core does no I/O.'
+        })),
         patterns: [
           {
-            group: [...folders.filter((f) => f !== folder && !allowed.includes(f)).map((f) => `../${f}/*`), '../*.ts', '../index', '../rules', '../client'],
+            group: [
+              ...folders.filter((f) => f !== folder && !allowed.includes(f)).map((f) => `../${f}/*`),
+              '../*.ts',
+              '../index',
+              '../rules',
+              '../client'
+            ],
             message: `src/${folder} may import only ${allowed.join(', ') || 'nothing outside itself'} (the layers in eslint.config.js)`
           },
           { group: ['node:*'], message: 'The core does no I/O.' }
@@ -46,7 +55,10 @@ export default defineConfig(
   tseslint.configs.strictTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['*.js', 'examples/*.mjs', 'scripts/*.mjs'] }, tsconfigRootDir: import.meta.dirname }
+      parserOptions: {
+        projectService: { allowDefaultProject: ['*.js', 'examples/*.mjs', 'scripts/*.mjs'] },
+        tsconfigRootDir: import.meta.dirname
+      }
     },
     rules: {
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],

@@ -34,7 +34,14 @@ export default mergeConfig(
       alias: [{ find: /^fast-check$/, replacement: fileURLToPath(new URL('./scripts/stryker-fast-check.ts', import.meta.url)) }]
     },
     test: {
-      exclude: ['test/examples.test.ts', 'test/embedding/**', 'test/consumer.test.ts', 'test/fuzz/**', 'test/facade/budget-update.properties.test.ts', 'node_modules/**'],
+      exclude: [
+        'test/examples.test.ts',
+        'test/embedding/**',
+        'test/consumer.test.ts',
+        'test/fuzz/**',
+        'test/facade/budget-update.properties.test.ts',
+        'node_modules/**'
+      ],
       testTimeout: 120_000,
       sequence: { sequencer: QuickestFirst }
     }

@@ -17,7 +17,13 @@ const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31)
 const records = Array.from({ length: N }, (_, i) => {
   const second = next() % 5_000_000
   const at = new Date(Date.UTC(2026, 0, 1) + second * 1000).toISOString().replace('.000Z', 'Z')
-  return { id: `tx-${String(i).padStart(6, '0')}`, amount: next() % 100_000, status: i % 3 === 0 ? 'pending' : 'authorized', created_at: at, updated_at: at }
+  return {
+    id: `tx-${String(i).padStart(6, '0')}`,
+    amount: next() % 100_000,
+    status: i % 3 === 0 ? 'pending' : 'authorized',
+    created_at: at,
+    updated_at: at
+  }
 })
 
 const context = (query: string) => ({

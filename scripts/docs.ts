@@ -5,7 +5,18 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { endpoints, permittedUpdateFields, respondAmount, respondAuthorizeTransaction, respondBankRecipient, respondIndex, respondRoleAssignment, respondBudgetUpdate, respondTopUp, respondWithdraw } from '../src/index'
+import {
+  endpoints,
+  permittedUpdateFields,
+  respondAmount,
+  respondAuthorizeTransaction,
+  respondBankRecipient,
+  respondIndex,
+  respondRoleAssignment,
+  respondBudgetUpdate,
+  respondTopUp,
+  respondWithdraw
+} from '../src/index'
 import { type BudgetJson, type BudgetStatus, type Role, rules, updateFields } from '../src/rules'
 
 export const RULES_DOC = fileURLToPath(new URL('../docs/rules.md', import.meta.url))
@@ -197,10 +208,14 @@ const indexTable = () =>
         records: transactions,
         request_id: 'docs'
       })
-      const body = Array.isArray(r.body)
-        ? `${r.body.length} records`
-        : `\`${JSON.stringify(r.body).replace(/\|/g, '\\|')}\``
-      return [query === '' ? '(none)' : `\`${query}\``, String(r.status), r.headers['X-Total-Count'] ?? '-', r.headers['Content-Range'] ?? '-', body]
+      const body = Array.isArray(r.body) ? `${r.body.length} records` : `\`${JSON.stringify(r.body).replace(/\|/g, '\\|')}\``
+      return [
+        query === '' ? '(none)' : `\`${query}\``,
+        String(r.status),
+        r.headers['X-Total-Count'] ?? '-',
+        r.headers['Content-Range'] ?? '-',
+        body
+      ]
     })
   )
 
@@ -235,7 +250,14 @@ const roleTable = () =>
     roleCallers.map((role) => [
       role,
       ...roleBodies.map(([, body]) =>
-        statusCell(respondRoleAssignment({ request: { headers: companyHeaders, body }, session: sessionOf(role), user_id: 'u-2', request_id: 'docs' }))
+        statusCell(
+          respondRoleAssignment({
+            request: { headers: companyHeaders, body },
+            session: sessionOf(role),
+            user_id: 'u-2',
+            request_id: 'docs'
+          })
+        )
       ),
       statusCell(
         respondRoleAssignment({
@@ -249,7 +271,9 @@ const roleTable = () =>
     ])
   )
 
-const transactionCases: ReadonlyArray<readonly [string, { readonly id: string; readonly company_id: string; readonly status: string } | null]> = [
+const transactionCases: ReadonlyArray<
+  readonly [string, { readonly id: string; readonly company_id: string; readonly status: string } | null]
+> = [
   ['pending', { id: 'tx-1', company_id: 'c-1', status: 'pending' }],
   ['authorized', { id: 'tx-1', company_id: 'c-1', status: 'authorized' }],
   ['declined (malformed)', { id: 'tx-1', company_id: 'c-1', status: 'declined' }],
@@ -272,7 +296,12 @@ const transactionTable = () =>
       label,
       ...transactionCases.map(([, transaction]) =>
         statusCell(
-          respondAuthorizeTransaction({ request: { headers: companyHeaders }, session: sessionOf(role, permissions), transaction, request_id: 'docs' })
+          respondAuthorizeTransaction({
+            request: { headers: companyHeaders },
+            session: sessionOf(role, permissions),
+            transaction,
+            request_id: 'docs'
+          })
         )
       )
     ])
@@ -282,7 +311,10 @@ const validRecipient = { rut: '12.345.678-5', account_number: '0012-3456', bank_
 
 const recipientBodies: ReadonlyArray<readonly [string, string | undefined]> = [
   ['a new, valid recipient', JSON.stringify({ bank_recipient: validRecipient })],
-  ['one already enrolled', JSON.stringify({ bank_recipient: { ...validRecipient, rut: '11.111.111-1', account_number: '000123456' } })],
+  [
+    'one already enrolled',
+    JSON.stringify({ bank_recipient: { ...validRecipient, rut: '11.111.111-1', account_number: '000123456' } })
+  ],
   ['a wrong check digit', JSON.stringify({ bank_recipient: { ...validRecipient, rut: '12.345.678-4' } })],
   ['an unknown bank', JSON.stringify({ bank_recipient: { ...validRecipient, bank_id: 'bank-9' } })],
   ['no `bank_recipient`', JSON.stringify(validRecipient)],

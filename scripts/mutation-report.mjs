@@ -65,7 +65,15 @@ for (const [file, { source, mutants }] of Object.entries(report.files).sort(([a]
       const key = keyOf({ file, line, mutator: m.mutatorName, original, replacement: m.replacement ?? '' })
       const reason = reasons.get(key)
       if (reason !== undefined) used.add(key)
-      open.push({ file, line: m.location.start.line, status: m.status, mutator: m.mutatorName, original, replacement: m.replacement ?? '', reason })
+      open.push({
+        file,
+        line: m.location.start.line,
+        status: m.status,
+        mutator: m.mutatorName,
+        original,
+        replacement: m.replacement ?? '',
+        reason
+      })
     }
   }
   for (const k of Object.keys(total)) total[k] += c[k]
@@ -99,7 +107,8 @@ const lines = [
   '| File | Score | Killed | Timed out | Survived | No coverage | Static (left out) |',
   '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
   ...files.map(
-    (f) => `| ${f.file} | ${pct(score(f))}${score(f) < FILE_MIN ? ' (under 80%)' : ''} | ${f.killed} | ${f.timeout} | ${f.survived} | ${f.noCoverage} | ${f.ignored} |`
+    (f) =>
+      `| ${f.file} | ${pct(score(f))}${score(f) < FILE_MIN ? ' (under 80%)' : ''} | ${f.killed} | ${f.timeout} | ${f.survived} | ${f.noCoverage} | ${f.ignored} |`
   ),
   '',
   '## Mutants not detected',
@@ -125,5 +134,8 @@ writeFileSync(OUT, lines.join('\n'))
 console.log(`Mutation score: ${pct(overall)} (${total.detected} of ${total.detected + total.undetected}); written to ${OUT}`)
 for (const f of under) console.log(`under ${FILE_MIN}%: ${f.file} ${pct(score(f))}`)
 if (unexplained.length > 0) console.log(`${unexplained.length} undetected mutants have no reason in ${EQUIVALENTS}`)
-for (const e of stale) console.log(`no longer found (remove from ${EQUIVALENTS}?): ${e.file} ${JSON.stringify(e.line)} ${e.mutator} ${JSON.stringify(e.original)} -> ${JSON.stringify(e.replacement)}`)
+for (const e of stale)
+  console.log(
+    `no longer found (remove from ${EQUIVALENTS}?): ${e.file} ${JSON.stringify(e.line)} ${e.mutator} ${JSON.stringify(e.original)} -> ${JSON.stringify(e.replacement)}`
+  )
 process.exit(overall >= OVERALL_MIN && under.length === 0 ? 0 : 1)

@@ -21,7 +21,9 @@ for (const entry of ['index', 'rules', 'client']) {
   const gzipped = gzipSync(code).length
   const inputs = Object.keys(result.metafile.inputs)
   const heavy = inputs.filter((path) => /node_modules\/(fp-ts|io-ts)\//.test(path))
-  console.log(`budget-rules${entry === 'index' ? '' : `/${entry}`}: ${(code.length / 1024).toFixed(1)} KiB minified, ${(gzipped / 1024).toFixed(1)} KiB gzipped${heavy.length > 0 ? ` (with fp-ts/io-ts: ${heavy.length} modules)` : ''}`)
+  console.log(
+    `budget-rules${entry === 'index' ? '' : `/${entry}`}: ${(code.length / 1024).toFixed(1)} KiB minified, ${(gzipped / 1024).toFixed(1)} KiB gzipped${heavy.length > 0 ? ` (with fp-ts/io-ts: ${heavy.length} modules)` : ''}`
+  )
   if (entry === 'client' && (heavy.length > 0 || gzipped > LIMIT)) {
     console.error(`budget-rules/client must load neither fp-ts nor io-ts and stay under ${LIMIT} bytes gzipped`)
     ok = false

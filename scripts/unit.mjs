@@ -16,10 +16,14 @@ for (const tz of ZONES) {
   console.log(`\n== vitest under TZ=${tz}`)
   // Coverage (vitest.config.ts: thresholds over src/) once, on the UTC run; coverage/ holds it.
   const coverage = tz === 'UTC' ? ['--coverage'] : []
-  const run = spawnSync('npx', ['vitest', 'run', ...coverage, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], {
-    stdio: 'inherit',
-    env: { ...process.env, TZ: tz }
-  })
+  const run = spawnSync(
+    'npx',
+    ['vitest', 'run', ...coverage, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`],
+    {
+      stdio: 'inherit',
+      env: { ...process.env, TZ: tz }
+    }
+  )
   let report = null
   try {
     report = JSON.parse(readFileSync(out, 'utf8'))

@@ -36,7 +36,13 @@ export {
   type BudgetField,
   type UpdateField
 } from './budget/model'
-export { hasFullBudgetRights, budgetRights, fieldPermissions, type BudgetRights, type FieldPermission } from './budget/permissions'
+export {
+  hasFullBudgetRights,
+  budgetRights,
+  fieldPermissions,
+  type BudgetRights,
+  type FieldPermission
+} from './budget/permissions'
 export { decideUpdate, authorizeUpdate, type UpdateRequest } from './budget/update'
 export { validateUpdate, fieldMessages, type Changes } from './budget/validation'
 export { reopen } from './budget/lifecycle'

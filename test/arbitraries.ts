@@ -35,7 +35,11 @@ const shift = (date: string, n: number): CalendarDate => {
 
 /** A month end: the 29th, 30th or 31st, or the last day of a shorter month (28 February). */
 export const monthEnd: fc.Arbitrary<CalendarDate> = fc
-  .record({ year: fc.integer({ min: 1900, max: 2060 }), month: fc.integer({ min: 1, max: 12 }), day: fc.constantFrom(29, 30, 31) })
+  .record({
+    year: fc.integer({ min: 1900, max: 2060 }),
+    month: fc.integer({ min: 1, max: 12 }),
+    day: fc.constantFrom(29, 30, 31)
+  })
   .map(({ year, month, day }) => dateOf(year, month, Math.min(day, lastDayOfMonth(year, month))))
 
 /** 29 February of a leap year, 1904..2060. */
@@ -92,11 +96,17 @@ export const budgets = ({
   fc
     .record({
       anchor: anchorDate,
-      createdBefore: fc.oneof({ arbitrary: fc.constant(0), weight: 3 }, { arbitrary: fc.integer({ min: 1, max: 1000 }), weight: 1 }),
+      createdBefore: fc.oneof(
+        { arbitrary: fc.constant(0), weight: 3 },
+        { arbitrary: fc.integer({ min: 1, max: 1000 }), weight: 1 }
+      ),
       age: span,
       toToday: fc.oneof(
         { arbitrary: fc.record({ from: fc.constant('lastLook' as const), days: span }), weight: 1 },
-        { arbitrary: fc.record({ from: fc.constant('periodEnd' as const), days: fc.oneof(fc.constant(0), span) }), weight: pastPeriodEnd }
+        {
+          arbitrary: fc.record({ from: fc.constant('periodEnd' as const), days: fc.oneof(fc.constant(0), span) }),
+          weight: pastPeriodEnd
+        }
       ),
       renewal: fc.constantFrom(...renewals),
       unit,
@@ -153,7 +163,10 @@ export const budgets = ({
         period_amount_cents: r.amount,
         balance_cents: r.mode === 'funded' ? r.balance : null
       } as Budget
-      const today = r.toToday.from === 'periodEnd' && period_ends_on !== null ? shift(period_ends_on, r.toToday.days) : shift(lastLook, r.toToday.days)
+      const today =
+        r.toToday.from === 'periodEnd' && period_ends_on !== null
+          ? shift(period_ends_on, r.toToday.days)
+          : shift(lastLook, r.toToday.days)
       return { budget, today, lastLook }
     })
 
@@ -181,7 +194,10 @@ export const r17Problems = (b: Budget): ReadonlyArray<string> => {
   }
   if (b.mode === 'funded' && (b.balance_cents === null || b.balance_cents < 0)) problems.push('funded without a balance')
   if (b.mode === 'tracking' && b.balance_cents !== null) problems.push('tracking with a balance')
-  if (b.recurrence_unit === null && (b.recurrence_every !== null || b.base_amount_cents !== null || b.recurrence_starts_on !== null))
+  if (
+    b.recurrence_unit === null &&
+    (b.recurrence_every !== null || b.base_amount_cents !== null || b.recurrence_starts_on !== null)
+  )
     problems.push('recurrence settings without a unit')
   if (
     b.recurrence_unit !== null &&
@@ -195,7 +211,8 @@ export const r17Problems = (b: Budget): ReadonlyArray<string> => {
     problems.push('a unit without every, base, anchor or period end')
   for (const key of ['created_on', 'ends_on', 'recurrence_starts_on', 'period_starts_on', 'period_ends_on'] as const)
     if (!real(b[key])) problems.push(`${key} is not a real date`)
-  if (b.period_ends_on !== null && b.period_ends_on <= b.period_starts_on) problems.push('period_ends_on not after period_starts_on')
+  if (b.period_ends_on !== null && b.period_ends_on <= b.period_starts_on)
+    problems.push('period_ends_on not after period_starts_on')
   return problems
 }
 
@@ -233,7 +250,12 @@ const fieldValue = (b: Budget, today: CalendarDate): Record<string, fc.Arbitrary
   name: fc.oneof(fc.string({ maxLength: 30 }), fc.constant(b.name), fc.constant(''), fc.constant('x'.repeat(256))),
   description: fc.oneof(fc.constant(null), fc.string({ maxLength: 30 })),
   access: fc.constantFrom('everyone', 'members', 'nobody'),
-  ends_on: fc.oneof(fc.constant(null), fc.integer({ min: -30, max: 900 }).map((n) => plusDays(today, n)), fc.constant('2027-02-30'), fc.constant(b.ends_on)),
+  ends_on: fc.oneof(
+    fc.constant(null),
+    fc.integer({ min: -30, max: 900 }).map((n) => plusDays(today, n)),
+    fc.constant('2027-02-30'),
+    fc.constant(b.ends_on)
+  ),
   manager_id: fc.oneof(fc.constant(null), fc.constantFrom(...users), fc.constant(b.manager_id)),
   recurrence_unit: fc.oneof(fc.constant(null), unit, fc.constant('fortnight'), fc.constant(b.recurrence_unit)),
   recurrence_every: fc.oneof(fc.constant(null), every, fc.constant(0), fc.constant(2.5), fc.constant(b.recurrence_every)),
@@ -271,7 +293,10 @@ export type RecurrenceChange = 'turn_on' | 'cadence' | 'base' | 'stop'
 export const recurrenceChangeOf = (b: Budget): fc.Arbitrary<{ kind: RecurrenceChange; fields: Record<string, unknown> }> => {
   if (b.recurrence_unit === null)
     return fc
-      .record({ recurrence_unit: unit, recurrence_every: every, base_amount_cents: cents }, { requiredKeys: ['recurrence_unit', 'base_amount_cents'] })
+      .record(
+        { recurrence_unit: unit, recurrence_every: every, base_amount_cents: cents },
+        { requiredKeys: ['recurrence_unit', 'base_amount_cents'] }
+      )
       .map((fields) => ({ kind: 'turn_on' as const, fields }))
   const current = { unit: b.recurrence_unit, every: b.recurrence_every }
   const cadence = fc
@@ -282,7 +307,9 @@ export const recurrenceChangeOf = (b: Budget): fc.Arbitrary<{ kind: RecurrenceCh
       const fields: Record<string, unknown> = {}
       if (u !== current.unit || sendUnit) fields.recurrence_unit = u
       if (n !== current.every || sendEvery) fields.recurrence_every = n
-      return fc.option(cents, { nil: undefined }).map((base) => (base === undefined ? fields : { ...fields, base_amount_cents: base }))
+      return fc
+        .option(cents, { nil: undefined })
+        .map((base) => (base === undefined ? fields : { ...fields, base_amount_cents: base }))
     })
     .map((fields) => ({ kind: 'cadence' as const, fields }))
   const base = cents
@@ -303,18 +330,36 @@ export const recurrenceChangeOf = (b: Budget): fc.Arbitrary<{ kind: RecurrenceCh
  * 1 to 5 fields, each a valid value that may or may not differ from the one held. A manager
  * sends manager_id and the recurrence fields only with the values held (no change).
  */
-export const validUpdateOf = (b: Budget, today: CalendarDate, rights: 'full' | 'manager'): fc.Arbitrary<Record<string, unknown>> => {
+export const validUpdateOf = (
+  b: Budget,
+  today: CalendarDate,
+  rights: 'full' | 'manager'
+): fc.Arbitrary<Record<string, unknown>> => {
   const plain: Record<string, fc.Arbitrary<unknown>> = {
     name: fc.oneof(validName, fc.constant(b.name)),
     description: fc.oneof(fc.constant(null), fc.string({ maxLength: 30 })),
     access: fc.constantFrom('everyone', 'members'),
-    ends_on: fc.oneof(fc.constant(null), fc.integer({ min: 1, max: 900 }).map((n) => plusDays(today, n)), fc.constant(b.ends_on)),
-    manager_id: rights === 'full' ? fc.oneof(fc.constant(null), fc.constantFrom(...memberIds), fc.constant(b.manager_id)) : fc.constant(b.manager_id)
+    ends_on: fc.oneof(
+      fc.constant(null),
+      fc.integer({ min: 1, max: 900 }).map((n) => plusDays(today, n)),
+      fc.constant(b.ends_on)
+    ),
+    manager_id:
+      rights === 'full'
+        ? fc.oneof(fc.constant(null), fc.constantFrom(...memberIds), fc.constant(b.manager_id))
+        : fc.constant(b.manager_id)
   }
-  const held = { recurrence_unit: b.recurrence_unit, recurrence_every: b.recurrence_every, base_amount_cents: b.base_amount_cents }
+  const held = {
+    recurrence_unit: b.recurrence_unit,
+    recurrence_every: b.recurrence_every,
+    base_amount_cents: b.base_amount_cents
+  }
   const recurrence =
     rights === 'full'
-      ? fc.oneof(recurrenceChangeOf(b).map((c) => c.fields), fc.constant(held))
+      ? fc.oneof(
+          recurrenceChangeOf(b).map((c) => c.fields),
+          fc.constant(held)
+        )
       : fc.subarray(Object.keys(held)).map((ks) => Object.fromEntries(ks.map((k) => [k, held[k as keyof typeof held]])))
   return fc
     .record({
@@ -356,7 +401,10 @@ export const forbiddenChangeOf = (b: Budget): fc.Arbitrary<{ fields: Record<stri
     { requiredKeys: [] }
   )
   return fc
-    .tuple(changes.filter((c) => Object.keys(c).length > 0), others)
+    .tuple(
+      changes.filter((c) => Object.keys(c).length > 0),
+      others
+    )
     .map(([c, o]) => ({
       fields: { ...o, ...c },
       code: 'manager_id' in c ? 'budgets/cannot_change_manager' : 'budgets/cannot_change_recurrence'

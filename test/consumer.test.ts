@@ -8,15 +8,14 @@ import { describe, expect, it } from 'vitest'
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc')
 
 describe('a TypeScript consumer of the package', () => {
-  it(
-    'passes IncomingHttpHeaders and Fetch Headers, and reads reply.budget.name after `reply.status === 200`, without a cast',
-    () => {
-      const run = spawnSync(process.execPath, [tsc, '-p', 'test/consumer', '--pretty', 'false'], {
-        cwd: new URL('..', import.meta.url),
-        encoding: 'utf8'
-      })
-      expect({ status: run.status, errors: run.stdout.split('\n').filter((line) => line !== '') }).toEqual({ status: 0, errors: [] })
-    },
-    180_000
-  )
+  it('passes IncomingHttpHeaders and Fetch Headers, and reads reply.budget.name after `reply.status === 200`, without a cast', () => {
+    const run = spawnSync(process.execPath, [tsc, '-p', 'test/consumer', '--pretty', 'false'], {
+      cwd: new URL('..', import.meta.url),
+      encoding: 'utf8'
+    })
+    expect({ status: run.status, errors: run.stdout.split('\n').filter((line) => line !== '') }).toEqual({
+      status: 0,
+      errors: []
+    })
+  }, 180_000)
 })

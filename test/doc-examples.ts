@@ -214,7 +214,7 @@ export const compileExample = (e: Example): Compiled => {
   const assertions: Array<Assertion> = []
   const out: Array<string> = []
   let pending: Array<{ readonly text: string; readonly line: number }> = []
-  for (let i = 0; i < code.length; ) {
+  for (let i = 0; i < code.length;) {
     const text = code[i] ?? ''
     const arrow = text.indexOf('//=>')
     if (arrow < 0) {
@@ -232,7 +232,9 @@ export const compileExample = (e: Example): Compiled => {
     const throws = /^throws\b/.test(value)
     if (throws) value = value.replace(/^throws\b/, '').trim()
     if (!isWholeExpression(value))
-      throw new ExampleError(`${at(i)}: the value after //=> is not an expression: ${value}\n${syntaxErrors(`(${value}\n);`).join('\n')}`)
+      throw new ExampleError(
+        `${at(i)}: the value after //=> is not an expression: ${value}\n${syntaxErrors(`(${value}\n);`).join('\n')}`
+      )
 
     // The expression is the last statement of what came since the previous assertion.
     const chunk = pending.map((p) => p.text).join('\n')
@@ -392,7 +394,8 @@ export const exportsLackingDocs = (entries: ReadonlyArray<string>): Array<string
       // A name may stand for a value and a type (`Session`, the codec and its type): each has a
       // summary, and one of them an example.
       const docs = documented.map((d) => ts.getJSDocCommentsAndTags(d).filter(ts.isJSDoc))
-      const summarised = (js: ReadonlyArray<ts.JSDoc>) => js.some((j) => (ts.getTextOfJSDocComment(j.comment) ?? '').trim() !== '')
+      const summarised = (js: ReadonlyArray<ts.JSDoc>) =>
+        js.some((j) => (ts.getTextOfJSDocComment(j.comment) ?? '').trim() !== '')
       const missing = [
         ...(docs.length > 0 && docs.every(summarised) ? [] : ['a summary']),
         ...(docs.flat().some((j) => (j.tags ?? []).some((t) => t.tagName.text === 'example')) ? [] : ['an @example'])

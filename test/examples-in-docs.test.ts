@@ -26,31 +26,81 @@ describe('a wrong example fails', () => {
     ['a wrong value', 'nextWindow({ start: 0, end: 100 }, 100) //=> { start: 100, end: 199 }', /src\/index\.ts:10: nextWindow/],
     ['an extra field', 'nextWindow({ start: 0, end: 100 }, 100) //=> { start: 100, end: 200, size: 100 }', /to strictly equal/],
     ['a missing field', 'nextWindow({ start: 0, end: 100 }, 100) //=> { start: 100 }', /to strictly equal/],
-    ['undefined for a missing field', 'nextWindow({ start: 0, end: 100 }, 100) //=> { start: 100, end: 200, size: undefined }', /to strictly equal/],
+    [
+      'undefined for a missing field',
+      'nextWindow({ start: 0, end: 100 }, 100) //=> { start: 100, end: 200, size: undefined }',
+      /to strictly equal/
+    ],
     ['`...` in a value', 'nextWindow({ start: 0, end: 100 }, 100) //=> { start: 100, ... }', /not an expression/],
     ['prose for a value', 'nextWindow({ start: 0, end: 100 }, 100) //=> the next window', /not an expression/],
     ['a mere comment for an assertion', 'nextWindow({ start: 0, end: 100 }, 100) // the next window', /asserts nothing/],
-    ['a value on the lines below', 'nextWindow({ start: 0, end: 100 }, 100)\n//=> { start: 100,\n//     end: 201 }', /:10: nextWindow/],
-    ['an expression over lines', 'nextWindow(\n  { start: 0, end: 100 },\n  99\n)\n//=> { start: 100, end: 200 }', /:10: nextWindow/],
-    ['a later assertion', "const w = { start: 0, end: 100 }\nnextWindow(w, 100) //=> { start: 100, end: 200 }\nnextWindow(w, 7) //=> { start: 7, end: 107 }", /:12: nextWindow\(w, 7\)/],
+    [
+      'a value on the lines below',
+      'nextWindow({ start: 0, end: 100 }, 100)\n//=> { start: 100,\n//     end: 201 }',
+      /:10: nextWindow/
+    ],
+    [
+      'an expression over lines',
+      'nextWindow(\n  { start: 0, end: 100 },\n  99\n)\n//=> { start: 100, end: 200 }',
+      /:10: nextWindow/
+    ],
+    [
+      'a later assertion',
+      'const w = { start: 0, end: 100 }\nnextWindow(w, 100) //=> { start: 100, end: 200 }\nnextWindow(w, 7) //=> { start: 7, end: 107 }',
+      /:12: nextWindow\(w, 7\)/
+    ],
     ['a name the file does not export', 'decideWindow({ start: 0, end: 100 }, 100) //=> null', /decideWindow is not defined/],
-    ['a name the package does not export', "import { decideMoney } from 'budget-rules'\ndecideMoney() //=> null", /'budget-rules' exports no decideMoney/],
+    [
+      'a name the package does not export',
+      "import { decideMoney } from 'budget-rules'\ndecideMoney() //=> null",
+      /'budget-rules' exports no decideMoney/
+    ],
     ['an import from elsewhere', "import { map } from 'lodash'\nmap //=> null", /not 'lodash'/],
-    ['a throw that does not happen', 'nextWindow({ start: 0, end: 100 }, 100) //=> throws TypeError("no")', /instead of throwing/],
-    ['a throw of another class', "nextWindow({ start: 0, end: 100 }, Number.NaN) //=> throws RangeError('x')", /instance of RangeError/],
-    ['a throw with another message', "nextWindow({ start: 0, end: 100 }, Number.NaN) //=> throws TypeError('received is wrong')", /received is wrong/],
+    [
+      'a throw that does not happen',
+      'nextWindow({ start: 0, end: 100 }, 100) //=> throws TypeError("no")',
+      /instead of throwing/
+    ],
+    [
+      'a throw of another class',
+      "nextWindow({ start: 0, end: 100 }, Number.NaN) //=> throws RangeError('x')",
+      /instance of RangeError/
+    ],
+    [
+      'a throw with another message',
+      "nextWindow({ start: 0, end: 100 }, Number.NaN) //=> throws TypeError('received is wrong')",
+      /received is wrong/
+    ],
     ['a throw where a value is expected', 'nextWindow({ start: 0, end: 100 }, Number.NaN) //=> null', /threw TypeError/],
-    ['a right for a left', "import { either } from 'fp-ts'\neither.left(nextWindow({ start: 0, end: 1 }, 1)) //=> right({ start: 1, end: 2 })", /to strictly equal/],
+    [
+      'a right for a left',
+      "import { either } from 'fp-ts'\neither.left(nextWindow({ start: 0, end: 1 }, 1)) //=> right({ start: 1, end: 2 })",
+      /to strictly equal/
+    ],
     ['an assertion after no expression', 'const w = { start: 0, end: 100 }\n//=> null', /follows no expression/],
-    ['a statement that throws', 'nextWindow({ start: 0, end: 100 }, -1)\nnextWindow({ start: 0, end: 100 }, 100) //=> { start: 100, end: 200 }', /^src\/index\.ts:10: .*received is -1/]
+    [
+      'a statement that throws',
+      'nextWindow({ start: 0, end: 100 }, -1)\nnextWindow({ start: 0, end: 100 }, 100) //=> { start: 100, end: 200 }',
+      /^src\/index\.ts:10: .*received is -1/
+    ]
   ])('%s', async (_, code, message) => {
     await expect(runExample(wrong(code))).rejects.toThrow(message)
   })
 
   it('and the same examples, right, pass', async () => {
-    await runExample(wrong("const w = { start: 0, end: 100 }\nnextWindow(w, 100) //=> { start: 100, end: 200 }\nnextWindow(w, 7) //=> null"))
-    await runExample(wrong("nextWindow({ start: 0, end: 100 }, Number.NaN)\n//=> throws TypeError('nextWindow: received is NaN, not a whole number >= 0')"))
-    await runExample(wrong("import { either } from 'fp-ts'\nimport { nextWindow as next } from 'budget-rules'\neither.right(next({ start: 0, end: 1 }, 0)) //=> right(null)"))
+    await runExample(
+      wrong('const w = { start: 0, end: 100 }\nnextWindow(w, 100) //=> { start: 100, end: 200 }\nnextWindow(w, 7) //=> null')
+    )
+    await runExample(
+      wrong(
+        "nextWindow({ start: 0, end: 100 }, Number.NaN)\n//=> throws TypeError('nextWindow: received is NaN, not a whole number >= 0')"
+      )
+    )
+    await runExample(
+      wrong(
+        "import { either } from 'fp-ts'\nimport { nextWindow as next } from 'budget-rules'\neither.right(next({ start: 0, end: 1 }, 0)) //=> right(null)"
+      )
+    )
   })
 
   it('the extraction takes each @example up to the next tag, titles and fences aside', () => {

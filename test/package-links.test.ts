@@ -15,8 +15,7 @@ const markdownUnder = (dir: string): ReadonlyArray<string> =>
     return entry.name.endsWith('.md') ? [path] : []
   })
 
-const shipped = (path: string): boolean =>
-  packageFiles.some((f) => path === f || path.startsWith(`${f}/`))
+const shipped = (path: string): boolean => packageFiles.some((f) => path === f || path.startsWith(`${f}/`))
 
 describe('links in the docs that ship', () => {
   const files = ['README.md', ...markdownUnder('docs')]

@@ -147,9 +147,7 @@ export const identify = (request: Request, session: Session): Trail<Identity> =>
   const bearer = pass('auth.bearer', `key of user ${user.id}`, { user_id: user.id })
   return user.email_verified
     ? chain((id: Identity) => pass('auth.email_verified', 'email verified', id))(bearer)
-    : chain(() => fail(problem.emailNotVerified('auth.email_verified', `user ${user.id} has not verified their email`)))(
-        bearer
-      )
+    : chain(() => fail(problem.emailNotVerified('auth.email_verified', `user ${user.id} has not verified their email`)))(bearer)
 }
 
 /**
@@ -168,14 +166,13 @@ export const authenticate = (request: Request, session: Session): Trail<Scope> =
     if (companyId === '') return fail(problem.unauthenticated('auth.company_header', 'no company-id header'))
     const header = pass('auth.company_header', `company ${companyId}`, companyId)
     const membership = hasOwn(session.memberships, companyId) ? session.memberships[companyId] : undefined
-    return chain(
-      (company_id: string): Trail<Scope> =>
-        membership === undefined
-          ? fail(problem.notFound('auth.membership', `user ${id.user_id} is not a member of company ${company_id}`))
-          : pass('auth.membership', `role ${membership.role}`, {
-              company_id,
-              caller: { user_id: id.user_id, role: membership.role, permissions: membership.permissions }
-            })
+    return chain((company_id: string): Trail<Scope> =>
+      membership === undefined
+        ? fail(problem.notFound('auth.membership', `user ${id.user_id} is not a member of company ${company_id}`))
+        : pass('auth.membership', `role ${membership.role}`, {
+            company_id,
+            caller: { user_id: id.user_id, role: membership.role, permissions: membership.permissions }
+          })
     )(header)
   })(identify(request, session))
 

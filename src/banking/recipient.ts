@@ -110,7 +110,8 @@ export const rutCheckDigit = (digits: string): string => {
 
 const RUT = /^(\d{1,3}(?:\.\d{3})+|\d{1,9})-?([\dkK])$/
 
-type RutReading = { readonly _tag: 'Valid'; readonly rut: string } | { readonly _tag: 'Malformed' } | { readonly _tag: 'WrongDigit' }
+type RutReading =
+  { readonly _tag: 'Valid'; readonly rut: string } | { readonly _tag: 'Malformed' } | { readonly _tag: 'WrongDigit' }
 
 const readRut = (text: string): RutReading => {
   const m = RUT.exec(text.trim())
@@ -138,7 +139,6 @@ export const normaliseRut = (text: string): string | null => {
 const accountDigits = (text: string): string => text.replace(/[\s-]/g, '')
 
 const ACCOUNT = /^\d{5,20}$/
-
 
 // -------------------------------------------------------------------------------------
 // rules
@@ -184,7 +184,10 @@ export const validateBankRecipient = (input: unknown, context: RecipientContext)
     return E.left(problem.invalid('recipient.validation', errors))
   const recipient: BankRecipient = { rut: rut.rut, account_number: account, bank_id: bank, name: name.trim() }
   const taken = context.enrolled.some(
-    (e) => normaliseRut(e.rut) === recipient.rut && e.bank_id === recipient.bank_id && accountDigits(e.account_number) === recipient.account_number
+    (e) =>
+      normaliseRut(e.rut) === recipient.rut &&
+      e.bank_id === recipient.bank_id &&
+      accountDigits(e.account_number) === recipient.account_number
   )
   return taken ? E.left(problem.conflict('recipient.conflict', recipientMessages.enrolled)) : E.right(recipient)
 }

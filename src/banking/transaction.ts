@@ -44,10 +44,12 @@ export const authorizeTransaction = <T extends { readonly status: TransactionSta
   transaction: T
 ): E.Either<Problem, T & { readonly status: 'authorized' }> => {
   const given: unknown = transaction
-  if (typeof given !== 'object' || given === null) throw new TypeError(`authorizeTransaction: the transaction must be an object, not ${describeValue(given)}`)
+  if (typeof given !== 'object' || given === null)
+    throw new TypeError(`authorizeTransaction: the transaction must be an object, not ${describeValue(given)}`)
   // The rest leaves `status` out without reading it again.
   const { status, ...rest }: { readonly status: unknown } = transaction
   if (status === 'authorized') return E.left(problem.conflict('transaction.authorize', 'The transaction is already authorized'))
-  if (status !== 'pending') throw new TypeError(`authorizeTransaction: status must be pending or authorized, not ${describeValue(status)}`)
+  if (status !== 'pending')
+    throw new TypeError(`authorizeTransaction: status must be pending or authorized, not ${describeValue(status)}`)
   return E.right({ ...rest, status: 'authorized' } as unknown as T & { readonly status: 'authorized' })
 }

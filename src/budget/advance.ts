@@ -93,7 +93,8 @@ export const advance = (budget: Budget, today: CalendarDate): Budget => {
  * @category utils
  * @since 0.1.0
  */
-export const advanceBudget = (budget: Budget, today: CalendarDate): Budget => advance(checked('advanceBudget', budget, today), today)
+export const advanceBudget = (budget: Budget, today: CalendarDate): Budget =>
+  advance(checked('advanceBudget', budget, today), today)
 
 /**
  * A period after the one in progress, with the amount it will start with.

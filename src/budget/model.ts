@@ -93,11 +93,7 @@ export type Cents = t.Branded<number, CentsBrand>
  * @category codecs
  * @since 0.1.0
  */
-export const Cents = /*#__PURE__*/ t.brand(
-  t.number,
-  (n): n is Cents => Number.isSafeInteger(n) && n >= 0,
-  'Cents'
-)
+export const Cents = /*#__PURE__*/ t.brand(t.number, (n): n is Cents => Number.isSafeInteger(n) && n >= 0, 'Cents')
 
 /**
  * @category model
@@ -125,11 +121,7 @@ export type Every = t.Branded<number, EveryBrand>
  * @category codecs
  * @since 0.1.0
  */
-export const Every = /*#__PURE__*/ t.brand(
-  t.number,
-  (n): n is Every => Number.isInteger(n) && n >= 1 && n <= 366,
-  'Every'
-)
+export const Every = /*#__PURE__*/ t.brand(t.number, (n): n is Every => Number.isInteger(n) && n >= 1 && n <= 366, 'Every')
 
 const nullable = <C extends t.Mixed>(c: C) => t.union([c, t.null])
 

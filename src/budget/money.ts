@@ -102,8 +102,7 @@ export const decodeMoneyBody = (body: string | undefined): Trail<number> => {
   const json = jsonObjectBody('money.body', body)
   if (E.isLeft(json)) return fail(json.left)
   const value = json.right
-  if (!hasOwn(value, 'amount_cents'))
-    return fail(problem.badRequest('money.body', 'amount_cents is required'))
+  if (!hasOwn(value, 'amount_cents')) return fail(problem.badRequest('money.body', 'amount_cents is required'))
   const amount = value.amount_cents
   return typeof amount === 'number'
     ? pass('money.body', `amount_cents ${amount}`, amount)
@@ -141,7 +140,10 @@ export const applyMoney = (operation: MoneyOperation, budget: Budget, amount: nu
   const valid = operation === 'amount' ? CentsCodec.is(amount) : CentsCodec.is(amount) && amount > 0
   const balance = budget.balance_cents ?? 0
   if (!valid)
-    errors.push({ field: 'amount_cents', messages: [operation === 'amount' ? moneyMessages.nonNegative : moneyMessages.positive] })
+    errors.push({
+      field: 'amount_cents',
+      messages: [operation === 'amount' ? moneyMessages.nonNegative : moneyMessages.positive]
+    })
   else if (errors.length === 0 && operation === 'withdraw' && amount > balance)
     errors.push({ field: 'amount_cents', messages: [moneyMessages.overBalance(balance)] })
   else if (errors.length === 0 && operation === 'top_up' && !CentsCodec.is(balance + amount))

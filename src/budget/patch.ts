@@ -83,8 +83,7 @@ const wrongTypes = (budget: Record<string, unknown>): ReadonlyArray<string> =>
  * @since 0.1.0
  */
 export const decodeUpdateBody = (body: string | undefined): E.Either<Problem, ReadonlyArray<Sent>> => {
-  if (body === undefined || body.trim() === '')
-    return E.left(problem.preconditionFailed('budget.body.wrapper', 'no body'))
+  if (body === undefined || body.trim() === '') return E.left(problem.preconditionFailed('budget.body.wrapper', 'no body'))
   return E.chain((json: Record<string, unknown>): E.Either<Problem, ReadonlyArray<Sent>> => {
     const budget = ownValue(json, 'budget')
     if (budget === null || budget === undefined)

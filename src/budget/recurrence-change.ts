@@ -78,9 +78,7 @@ export const changeRecurrence = (
       reason: {
         rule: 'recurrence.stop',
         detail:
-          b.period_ends_on === null
-            ? 'renewals stopped'
-            : `renewals stopped; the period in progress ends ${b.period_ends_on}`
+          b.period_ends_on === null ? 'renewals stopped' : `renewals stopped; the period in progress ends ${b.period_ends_on}`
       }
     }
   }

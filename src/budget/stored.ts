@@ -96,7 +96,10 @@ const inconsistencies = (b: BudgetModel): Array<string> => {
       b.period_ends_on === null &&
       b.recurrence_every !== null &&
       b.recurrence_starts_on !== null &&
-      boundaryAfter({ anchor: b.recurrence_starts_on, unit: b.recurrence_unit, every: b.recurrence_every }, b.period_starts_on) !== null
+      boundaryAfter(
+        { anchor: b.recurrence_starts_on, unit: b.recurrence_unit, every: b.recurrence_every },
+        b.period_starts_on
+      ) !== null
     )
       found.push(`period_ends_on is null while recurrence_unit is "${b.recurrence_unit}"`)
   }

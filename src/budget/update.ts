@@ -148,7 +148,10 @@ const apply = (r: UpdateRequest, changed: ReadonlyArray<Sent>, c: Changes): Trai
 export const decideUpdate = (r: UpdateRequest): Trail<Budget> => {
   const changed = changedKeys(r)
   return fn.pipe(
-    fullRightsChecks.reduce<Trail<unknown>>((trail, check) => chain(() => checkFullRightsOnly(check)(r, changed))(trail), of(null)),
+    fullRightsChecks.reduce<Trail<unknown>>(
+      (trail, check) => chain(() => checkFullRightsOnly(check)(r, changed))(trail),
+      of(null)
+    ),
     chain(() => checkNotClosed(r)),
     chain(() => validateUpdate(r, changed)),
     chain((c: Changes) => apply(r, changed, c))

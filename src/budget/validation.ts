@@ -184,4 +184,3 @@ export const validateUpdate = (r: UpdateRequest, changed: ReadonlyArray<Sent>): 
   }
   return pass('budget.validation', changed.length === 0 ? 'nothing changes' : 'every changed value is valid', valid)
 }
-

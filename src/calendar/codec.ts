@@ -34,8 +34,4 @@ export type CalendarDate = Date
  * @category codecs
  * @since 0.1.0
  */
-export const CalendarDate = /*#__PURE__*/ t.brand(
-  t.string,
-  (s): s is Date => isCalendarDate(s),
-  'CalendarDate'
-)
+export const CalendarDate = /*#__PURE__*/ t.brand(t.string, (s): s is Date => isCalendarDate(s), 'CalendarDate')

@@ -58,8 +58,7 @@ const LAST_DAY = 2932896
  * @category utils
  * @since 0.1.0
  */
-export const isLeapYear = (year: number): boolean =>
-  (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
+export const isLeapYear = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
 
 /**
  * The number of days in `month` (1-12) of `year`.

@@ -189,7 +189,11 @@ export const retryAfterSeconds = (value: string | undefined, now: number | undef
  * @category client
  * @since 0.1.0
  */
-export const parseErrorResponse = (reply: { readonly status: unknown; readonly headers?: unknown; readonly body?: unknown }): ParsedProblem => {
+export const parseErrorResponse = (reply: {
+  readonly status: unknown
+  readonly headers?: unknown
+  readonly body?: unknown
+}): ParsedProblem => {
   try {
     const status = typeof reply.status === 'number' && Number.isInteger(reply.status) ? reply.status : 0
     const headers = reply.headers
@@ -199,9 +203,13 @@ export const parseErrorResponse = (reply: { readonly status: unknown; readonly h
     const errors = o === null ? undefined : fieldErrors(o)
     const request_id = anyHeader(headers, 'x-request-id')
     const date = anyHeader(headers, 'date')
-    const fromHeader = retryAfterSeconds(anyHeader(headers, 'retry-after'), date === undefined ? undefined : (parseHttpDate(date) ?? undefined))
+    const fromHeader = retryAfterSeconds(
+      anyHeader(headers, 'retry-after'),
+      date === undefined ? undefined : (parseHttpDate(date) ?? undefined)
+    )
     const retryAfter = o === null ? undefined : ownValue(o, 'retry_after')
-    const fromBody = typeof retryAfter === 'number' && Number.isSafeInteger(retryAfter) && retryAfter >= 0 ? retryAfter : undefined
+    const fromBody =
+      typeof retryAfter === 'number' && Number.isSafeInteger(retryAfter) && retryAfter >= 0 ? retryAfter : undefined
     const retry_after_s = fromHeader ?? fromBody
     return {
       status,

@@ -97,7 +97,10 @@ const parametersOf = (endpoint: unknown, spec: unknown): ReadonlyArray<QueryPara
     if (isCount(start) && isCount(end)) parameters.push(['_start', String(start)], ['_end', String(end)])
   }
   if (order === 'asc' || order === 'desc')
-    parameters.push(['_order', spellOrder(typeof endpoint === 'object' && endpoint !== null ? (endpoint as Endpoint) : { orderCase: 'lower' }, order)])
+    parameters.push([
+      '_order',
+      spellOrder(typeof endpoint === 'object' && endpoint !== null ? (endpoint as Endpoint) : { orderCase: 'lower' }, order)
+    ])
   if (typeof field === 'string') parameters.push(['_field', field])
   if (Array.isArray(filters)) for (const f of filters as ReadonlyArray<unknown>) parameters.push(...filterParameter(f))
   return parameters

@@ -135,7 +135,8 @@ export const retryDecision = (input: RetryInput): RetryDecision => {
     const transient = status === 500 || status === 502 || status === 503 || status === 504
     // RFC 9110 section 9.1: methods are case-sensitive, so `get` is an unknown method.
     const method: unknown = input.method
-    if (!transient || typeof method !== 'string' || !(retryPolicy.idempotentMethods as ReadonlyArray<string>).includes(method)) return NO
+    if (!transient || typeof method !== 'string' || !(retryPolicy.idempotentMethods as ReadonlyArray<string>).includes(method))
+      return NO
     const asked = status === 503 ? retryAfter() : undefined
     if (asked !== undefined) return wait(asked)
     const random = Math.min(Math.max(finiteOr(input.random, 0), 0), 1 - Number.EPSILON)

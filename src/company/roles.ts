@@ -34,10 +34,15 @@ const isRole = (u: unknown): u is Role => u === 'owner' || u === 'admin' || u ==
  */
 export const guardRoleAssignment = (caller: Caller, role: Role): E.Either<Problem, Role> => {
   const given: unknown = caller
-  if (typeof given !== 'object' || given === null) throw new TypeError(`guardRoleAssignment: caller must be an object, not ${describeValue(given)}`)
+  if (typeof given !== 'object' || given === null)
+    throw new TypeError(`guardRoleAssignment: caller must be an object, not ${describeValue(given)}`)
   const callerRole: unknown = caller.role
-  if (!isRole(callerRole)) throw new TypeError(`guardRoleAssignment: caller.role must be exactly owner, admin or member, not ${describeValue(callerRole)}`)
-  if (!isRole(role)) throw new TypeError(`guardRoleAssignment: role must be exactly owner, admin or member, not ${describeValue(role)}`)
+  if (!isRole(callerRole))
+    throw new TypeError(
+      `guardRoleAssignment: caller.role must be exactly owner, admin or member, not ${describeValue(callerRole)}`
+    )
+  if (!isRole(role))
+    throw new TypeError(`guardRoleAssignment: role must be exactly owner, admin or member, not ${describeValue(role)}`)
   return role === 'owner' && callerRole !== 'owner'
     ? E.left(problem.forbidden('role.owner', 'roles/owner_required', 'Only an owner can assign the owner role'))
     : E.right(role)

@@ -76,7 +76,8 @@ export const rules = {
     decision: '0004-authentication-order.md'
   },
   'budget.scope': {
-    summary: "The budget exists and belongs to the company-id header's company; otherwise the reply is the same as for a foreign company.",
+    summary:
+      "The budget exists and belongs to the company-id header's company; otherwise the reply is the same as for a foreign company.",
     source: 'contract 4 row 5',
     refuses: [404],
     decision: '0004-authentication-order.md'
@@ -130,7 +131,8 @@ export const rules = {
     decision: '0007-update-validation.md'
   },
   'budget.validation': {
-    summary: 'Every changed value is valid; unknown keys and changed read-only fields are rejected; all invalid fields are named at once.',
+    summary:
+      'Every changed value is valid; unknown keys and changed read-only fields are rejected; all invalid fields are named at once.',
     source: 'contract 5 row 12, R-13, R-14',
     refuses: [422],
     decision: '0007-update-validation.md'
@@ -190,7 +192,8 @@ export const rules = {
     decision: '0016-money-operations.md'
   },
   'money.validation': {
-    summary: 'The mode fits the operation and the amount is a valid number of cents; the balance stays within 0..MAX_SAFE_INTEGER.',
+    summary:
+      'The mode fits the operation and the amount is a valid number of cents; the balance stays within 0..MAX_SAFE_INTEGER.',
     source: 'contract 7, R-16',
     refuses: [422],
     decision: '0016-money-operations.md'
@@ -202,19 +205,21 @@ export const rules = {
     decision: '0016-money-operations.md'
   },
   'page.query': {
-    summary: 'The query string decodes as a form: at most 100 parameters, valid % escapes, no key twice, no unknown `_` parameter.',
+    summary:
+      'The query string decodes as a form: at most 100 parameters, valid % escapes, no key twice, no unknown `_` parameter.',
     source: 'contract 8, R-40',
     refuses: [400],
     decision: '0040-index-endpoints.md'
   },
   'page.window': {
-    summary: '`_start`, `_end`, `_order` and `_field` are well formed: base-10 integers with 0 <= _start <= _end, the order in the endpoint\'s case, a sortable field.',
+    summary:
+      "`_start`, `_end`, `_order` and `_field` are well formed: base-10 integers with 0 <= _start <= _end, the order in the endpoint's case, a sortable field.",
     source: 'contract 8, R-41',
     refuses: [400],
     decision: '0040-index-endpoints.md'
   },
   'page.filter': {
-    summary: 'Each filter names a field of the endpoint, a known operator it takes, and values of the field\'s type.',
+    summary: "Each filter names a field of the endpoint, a known operator it takes, and values of the field's type.",
     source: 'contract 8, R-42',
     refuses: [400],
     decision: '0041-filters.md'
@@ -238,7 +243,8 @@ export const rules = {
     decision: '0040-index-endpoints.md'
   },
   'page.headers': {
-    summary: 'X-Total-Count, Content-Range without a unit (`*/<total>` when empty) and Access-Control-Expose-Headers; a page longer than its window is an error.',
+    summary:
+      'X-Total-Count, Content-Range without a unit (`*/<total>` when empty) and Access-Control-Expose-Headers; a page longer than its window is an error.',
     source: 'contract 8, R-45; spec 4',
     refuses: [500],
     decision: '0040-index-endpoints.md'
@@ -286,7 +292,8 @@ export const rules = {
     decision: '0053-owner-role-and-authorize.md'
   },
   'role.member': {
-    summary: "The user whose role is assigned is a member of the caller's company (checked when the server passes the members); otherwise the reply is the same as for a foreign company.",
+    summary:
+      "The user whose role is assigned is a member of the caller's company (checked when the server passes the members); otherwise the reply is the same as for a foreign company.",
     source: 'contract 4 row 5, R-70',
     refuses: [404],
     decision: '0070-role-assignment.md'
@@ -310,13 +317,15 @@ export const rules = {
     decision: '0070-role-assignment.md'
   },
   'transaction.scope': {
-    summary: "The transaction exists and belongs to the company-id header's company; otherwise the reply is the same as for a foreign company.",
+    summary:
+      "The transaction exists and belongs to the company-id header's company; otherwise the reply is the same as for a foreign company.",
     source: 'contract 4 row 5, R-71',
     refuses: [404],
     decision: '0071-authorize-transaction.md'
   },
   'transaction.stored': {
-    summary: 'The stored transaction has a string id, a status pending or authorized, and the types of contract section 8 for amount and instants; nothing is repaired.',
+    summary:
+      'The stored transaction has a string id, a status pending or authorized, and the types of contract section 8 for amount and instants; nothing is repaired.',
     source: 'contract preamble, R-18, R-71',
     refuses: [500],
     decision: '0071-authorize-transaction.md'

@@ -135,8 +135,7 @@ export const chain =
  */
 export const map =
   <A, B>(f: (a: A) => B) =>
-  (ta: Trail<A>): Trail<B> =>
-    ({ reasons: ta.reasons, result: E.map(f)(ta.result) })
+  (ta: Trail<A>): Trail<B> => ({ reasons: ta.reasons, result: E.map(f)(ta.result) })
 
 /**
  * Adds the value of the next step under `name`, keeping what was reached (do notation).

@@ -194,7 +194,8 @@ const storedTransaction = (row: TransactionRow): Trail<BankTransaction> => {
   if (readable('amount') && v.amount !== undefined && !Number.isSafeInteger(v.amount))
     found.push(`amount is ${describeValue(v.amount)}, not an integer`)
   for (const field of ['created_at', 'updated_at'] as const)
-    if (readable(field) && v[field] !== undefined && !isInstant(v[field])) found.push(`${field} is ${describeValue(v[field])}, not an instant`)
+    if (readable(field) && v[field] !== undefined && !isInstant(v[field]))
+      found.push(`${field} is ${describeValue(v[field])}, not an instant`)
   if (found.length > 0) return malformed(found)
   const transaction: BankTransaction = {
     id: v.id as string,
@@ -212,7 +213,10 @@ const mayAuthorize = (caller: Caller, transaction: BankTransaction): Trail<Calle
   caller.role === 'owner' || caller.role === 'admin'
     ? pass('transaction.permission', `role ${caller.role}`, caller)
     : fail(
-        problem.guardRejected('transaction.permission', `user ${caller.user_id} (role ${caller.role}) may not authorize transaction ${transaction.id}`)
+        problem.guardRejected(
+          'transaction.permission',
+          `user ${caller.user_id} (role ${caller.role}) may not authorize transaction ${transaction.id}`
+        )
       )
 
 // -------------------------------------------------------------------------------------

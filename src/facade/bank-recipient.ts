@@ -56,7 +56,8 @@ const enrolledFields = ['rut', 'bank_id', 'account_number'] as const
  * reads like a plain object), each field once, into a fresh plain object; each field a string.
  */
 const validateEnrolled = (u: unknown, c: t.Context): t.Validation<Enrolled> => {
-  if ((typeof u !== 'object' && typeof u !== 'function') || u === null) return t.failure(u, c, 'an enrolled recipient must be an object')
+  if ((typeof u !== 'object' && typeof u !== 'function') || u === null)
+    return t.failure(u, c, 'an enrolled recipient must be an object')
   const read: Partial<Record<(typeof enrolledFields)[number], string>> = {}
   for (const field of enrolledFields) {
     let value: unknown
@@ -65,7 +66,8 @@ const validateEnrolled = (u: unknown, c: t.Context): t.Validation<Enrolled> => {
     } catch {
       return t.failure(u, t.appendContext(c, field, t.string, undefined), `${field} could not be read`)
     }
-    if (typeof value !== 'string') return t.failure(value, t.appendContext(c, field, t.string, value), `${field} must be a string`)
+    if (typeof value !== 'string')
+      return t.failure(value, t.appendContext(c, field, t.string, value), `${field} must be a string`)
     read[field] = value
   }
   return t.success(read as Enrolled)
@@ -139,7 +141,12 @@ export type BankRecipientReply = Reply<ReplyOf<201, BankRecipient> & { readonly 
 const mayEnroll = (caller: Caller): Trail<Caller> =>
   caller.role === 'owner' || caller.role === 'admin'
     ? pass('recipient.permission', `role ${caller.role}`, caller)
-    : fail(problem.guardRejected('recipient.permission', `user ${caller.user_id} (role ${caller.role}) may not enroll bank recipients`))
+    : fail(
+        problem.guardRejected(
+          'recipient.permission',
+          `user ${caller.user_id} (role ${caller.role}) may not enroll bank recipients`
+        )
+      )
 
 /** The `bank_recipient` object of the body: 400 when the body is not a JSON object or it is missing or not an object. */
 const sentRecipient = (body: string | undefined): Trail<Readonly<Record<string, unknown>>> => {

@@ -161,11 +161,7 @@ export const settleBudget = (requestId: string, trail: Trail<Budget>): BudgetRep
  * @category combinators
  * @since 0.1.0
  */
-export const budgetFacade =
-  (
-    decide: (
-      c: t.TypeOf<typeof BudgetContext>,
-      scoped: ReturnType<typeof scopedBudget>
-    ) => Trail<Budget>
-  ): ((context: BudgetContext) => BudgetReply) =>
-    respondWith(BudgetContext, (c): BudgetReply => settleBudget(c.request_id, decide(c, scopedBudget(c))))
+export const budgetFacade = (
+  decide: (c: t.TypeOf<typeof BudgetContext>, scoped: ReturnType<typeof scopedBudget>) => Trail<Budget>
+): ((context: BudgetContext) => BudgetReply) =>
+  respondWith(BudgetContext, (c): BudgetReply => settleBudget(c.request_id, decide(c, scopedBudget(c))))

@@ -50,6 +50,7 @@ export const parseHttpDate = (text: string, referenceYear = 2000): number | null
     return seconds(year, rfc850[2] ?? '', Number(rfc850[1]), Number(rfc850[4]), Number(rfc850[5]), Number(rfc850[6]))
   }
   const asc = ASCTIME.exec(t)
-  if (asc !== null) return seconds(Number(asc[6]), asc[1] ?? '', Number((asc[2] ?? '').trim()), Number(asc[3]), Number(asc[4]), Number(asc[5]))
+  if (asc !== null)
+    return seconds(Number(asc[6]), asc[1] ?? '', Number((asc[2] ?? '').trim()), Number(asc[3]), Number(asc[4]), Number(asc[5]))
   return null
 }

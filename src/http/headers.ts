@@ -75,7 +75,11 @@ export const isHeaderValue = (v: unknown): v is HeaderValue =>
 
 /** The strings of one header value (a string or a list); anything else holds none. */
 const stringsOf = (v: unknown): ReadonlyArray<string> =>
-  typeof v === 'string' ? [v] : Array.isArray(v) ? (v as ReadonlyArray<unknown>).filter((x): x is string => typeof x === 'string') : []
+  typeof v === 'string'
+    ? [v]
+    : Array.isArray(v)
+      ? (v as ReadonlyArray<unknown>).filter((x): x is string => typeof x === 'string')
+      : []
 
 /** The one value all of `values` agree on, once normalised; `undefined` when none or they differ. */
 const agreed = (values: ReadonlyArray<string>, normalise: (value: string) => string): string | undefined => {
@@ -124,4 +128,3 @@ export const headerOf = (headers: unknown, name: string, normalise: (value: stri
   }
   return agreed(values, normalise)
 }
-

@@ -47,4 +47,3 @@ export const wellFormed = (s: string): string => s.replace(LONE_SURROGATE, '\uFF
  */
 export const encodeQuery = (parameters: ReadonlyArray<QueryParameter>): string =>
   parameters.map(([key, value]) => `${encodeURIComponent(wellFormed(key))}=${encodeURIComponent(wellFormed(value))}`).join('&')
-

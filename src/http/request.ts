@@ -28,7 +28,8 @@ const validateHeaders = (u: unknown, c: t.Context): t.Validation<Headers> => {
       } catch {
         return t.failure(u, t.appendContext(c, k, t.unknown, undefined), `header ${k} cannot be read`)
       }
-      if (!isHeaderValue(v)) return t.failure(v, t.appendContext(c, k, t.unknown, v), `header ${k} is not a string or a list of strings`)
+      if (!isHeaderValue(v))
+        return t.failure(v, t.appendContext(c, k, t.unknown, v), `header ${k} is not a string or a list of strings`)
     }
     return t.success(u as Readonly<Record<string, HeaderValue>>)
   } catch {

@@ -17,8 +17,7 @@
  * @category refinements
  * @since 0.1.0
  */
-export const isJsonObject = (u: unknown): u is Record<string, unknown> =>
-  typeof u === 'object' && u !== null && !Array.isArray(u)
+export const isJsonObject = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u)
 
 /**
  * Whether `key` is an own property of `o`.

@@ -217,7 +217,8 @@ export const decodeFilter = (endpoint: Endpoint, key: string, text: string): E.E
   if (!operators.includes(op)) return bad(`${op} is not an operator`)
   if (ORDERED.includes(op) && type.type !== 'integer' && type.type !== 'instant')
     return bad(`${op} applies to integer and instant fields, not ${field}`)
-  if (op === '$in' || op === '$nin') return E.map((values: ReadonlyArray<FieldValue>) => ({ field, type, op, values }))(listValues(type, key, text))
+  if (op === '$in' || op === '$nin')
+    return E.map((values: ReadonlyArray<FieldValue>) => ({ field, type, op, values }))(listValues(type, key, text))
   const value = textValue(type, text)
   return value === null ? bad(`${key} must be ${describe(type)}`) : E.right({ field, type, op, values: [value] })
 }

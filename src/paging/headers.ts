@@ -30,8 +30,7 @@ import type { PageWindow } from './window'
  */
 export const pageHeaders = (window: PageWindow, count: number, total: number): E.Either<Problem, Record<string, string>> => {
   const size = window.end - window.start
-  if (count > size)
-    return E.left(problem.internalError('page.headers', `a page of ${count} records for a window of ${size}`))
+  if (count > size) return E.left(problem.internalError('page.headers', `a page of ${count} records for a window of ${size}`))
   if (count > 0 && window.start + count > total)
     return E.left(problem.internalError('page.headers', `records ${window.start}-${window.start + count - 1} of only ${total}`))
   return E.right({

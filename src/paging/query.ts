@@ -60,8 +60,7 @@ export const decodeQuery = (query: string): E.Either<Problem, ReadonlyArray<Quer
     const eq = segment.indexOf('=')
     const key = decodeComponent(eq < 0 ? segment : segment.slice(0, eq))
     const value = decodeComponent(eq < 0 ? '' : segment.slice(eq + 1))
-    if (key === null || value === null)
-      return E.left(problem.badRequest('page.query', 'The query has a malformed % escape'))
+    if (key === null || value === null) return E.left(problem.badRequest('page.query', 'The query has a malformed % escape'))
     // A literal lone surrogate passes decodeURIComponent but can be neither compared nor encoded.
     if (wellFormed(key) !== key || wellFormed(value) !== value)
       return E.left(problem.badRequest('page.query', 'The query holds a lone surrogate'))

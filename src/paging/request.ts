@@ -88,6 +88,8 @@ export const decodePageRequest = (endpoint: Endpoint, query: string): Trail<Page
       )
     ),
     // Every 400 above comes before the 416 (contract section 8).
-    bind('window', ({ ordered }) => check('page.size', (w) => `${w.end - w.start} records at most`, checkWindowSize(ordered.window))),
+    bind('window', ({ ordered }) =>
+      check('page.size', (w) => `${w.end - w.start} records at most`, checkWindowSize(ordered.window))
+    ),
     map(({ window, ordered: { sort }, filters, filterParameters }): PageRequest => ({ window, sort, filters, filterParameters }))
   )

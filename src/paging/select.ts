@@ -50,7 +50,7 @@ const boundedHeap = <T>(k: number, cmp: (a: T, b: T) => number) => {
       }
       if (cmp(item, heap[0] as T) >= 0) return
       heap[0] = item
-      for (let i = 0; ; ) {
+      for (let i = 0; ;) {
         const l = 2 * i + 1
         const r = l + 1
         let top = i
@@ -105,7 +105,8 @@ const plainRecord =
     for (const field of Object.keys(endpoint.fields)) {
       const slot = read.indexOf(field)
       const value = slot >= 0 ? row.values[slot] : (row.record as Readonly<Record<string, unknown>>)[field]
-      if (value !== undefined) Object.defineProperty(plain, field, { value, enumerable: true, writable: true, configurable: true })
+      if (value !== undefined)
+        Object.defineProperty(plain, field, { value, enumerable: true, writable: true, configurable: true })
     }
     return plain
   }
@@ -170,7 +171,10 @@ export const selectPage = (
     if (key === null) return malformed(i, sort.field)
     total++
     if (!streaming) rows.push({ record, values: [...values], key, id, index: i })
-    else if (window.end > 0 && heap.admits((largest) => direction * (byKey(key, largest.key) || byId(id, largest.id)) || i - largest.index))
+    else if (
+      window.end > 0 &&
+      heap.admits((largest) => direction * (byKey(key, largest.key) || byId(id, largest.id)) || i - largest.index)
+    )
       heap.offer({ record, values: [...values], key, id, index: i })
   }
   const first = streaming ? heap.sorted() : rows.sort(cmp).slice(0, window.end)

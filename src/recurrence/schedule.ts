@@ -126,8 +126,10 @@ export const boundaryAfter = (s: Schedule, date: CalendarDate): CalendarDate | n
 const checkSchedule = (fn: string, s: Schedule): void => {
   const { anchor, unit, every } = s
   if (!isCalendarDate(anchor)) throw typeError(fn, 'schedule.anchor', anchor, 'a date (YYYY-MM-DD)')
-  if (!(recurrenceUnits as ReadonlyArray<unknown>).includes(unit)) throw typeError(fn, 'schedule.unit', unit, 'day, week, month or year')
-  if (!Number.isInteger(every) || every < 1 || every > 366) throw typeError(fn, 'schedule.every', every, 'an integer from 1 to 366')
+  if (!(recurrenceUnits as ReadonlyArray<unknown>).includes(unit))
+    throw typeError(fn, 'schedule.unit', unit, 'day, week, month or year')
+  if (!Number.isInteger(every) || every < 1 || every > 366)
+    throw typeError(fn, 'schedule.every', every, 'an integer from 1 to 366')
 }
 
 const checkDate = (fn: string, date: CalendarDate): void => {

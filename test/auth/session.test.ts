@@ -6,7 +6,7 @@ const notFound = (detail: string) => ({ _tag: 'NotFound', rule: 'budget.scope', 
 
 // Row 5 of the decision table (R-17): a budget of another company is the reply of no budget.
 describe('budgetInScope', () => {
-  it('passes a budget of the caller\'s company, the very object given', () => {
+  it("passes a budget of the caller's company, the very object given", () => {
     const b = { id: 'b-1', company_id: 'c-1', name: 'Travel' }
     const t = budgetInScope(scope, b)
     expect(t).toEqual({ reasons: [{ rule: 'budget.scope', detail: 'budget b-1' }], result: { _tag: 'Right', right: b } })
@@ -27,10 +27,15 @@ describe('budgetInScope', () => {
     ['a company id of another type', { id: 'b-9', company_id: 1 }, 'budget b-9 belongs to another company'],
     ['no company id', { id: 'b-9', company_id: undefined }, 'budget b-9 belongs to another company']
   ])('is a 404 for %s, whatever else the budget holds', (_, b, detail) => {
-    expect(budgetInScope(scope, b)).toEqual({ reasons: [{ rule: 'budget.scope', detail }], result: { _tag: 'Left', left: notFound(detail) } })
+    expect(budgetInScope(scope, b)).toEqual({
+      reasons: [{ rule: 'budget.scope', detail }],
+      result: { _tag: 'Left', left: notFound(detail) }
+    })
   })
 
   it('names a budget in scope with a non-string id by its value', () => {
-    expect(budgetInScope(scope, { id: Number.NaN, company_id: 'c-1' }).reasons).toEqual([{ rule: 'budget.scope', detail: 'budget NaN' }])
+    expect(budgetInScope(scope, { id: Number.NaN, company_id: 'c-1' }).reasons).toEqual([
+      { rule: 'budget.scope', detail: 'budget NaN' }
+    ])
   })
 })

@@ -1,7 +1,14 @@
 import { either } from 'fp-ts'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { authorizeTransaction, guardRoleAssignment, normaliseRut, problemReply, rutCheckDigit, validateBankRecipient } from '../api'
+import {
+  authorizeTransaction,
+  guardRoleAssignment,
+  normaliseRut,
+  problemReply,
+  rutCheckDigit,
+  validateBankRecipient
+} from '../api'
 import { runs } from '../runs'
 
 /**
@@ -37,7 +44,10 @@ const bruteForceCheckDigit = (n: number): string => {
   return found[0] as string
 }
 
-const context = { bank_ids: ['bank-1', 'bank-2'], enrolled: [{ rut: '11.111.111-1', bank_id: 'bank-1', account_number: '000-123-456' }] }
+const context = {
+  bank_ids: ['bank-1', 'bank-2'],
+  enrolled: [{ rut: '11.111.111-1', bank_id: 'bank-1', account_number: '000-123-456' }]
+}
 const valid = { rut: '12.345.678-5', account_number: '12345678', bank_id: 'bank-2', name: ' Ana Pérez ' }
 
 describe('bank recipients', () => {
@@ -48,7 +58,9 @@ describe('bank recipients', () => {
   })
 
   it('returns the normalised recipient', () => {
-    expect(validateBankRecipient(valid, context)).toEqual(either.right({ rut: '12345678-5', account_number: '12345678', bank_id: 'bank-2', name: 'Ana Pérez' }))
+    expect(validateBankRecipient(valid, context)).toEqual(
+      either.right({ rut: '12345678-5', account_number: '12345678', bank_id: 'bank-2', name: 'Ana Pérez' })
+    )
   })
 
   it('names every invalid field in one 422', () => {
@@ -82,7 +94,10 @@ describe('bank recipients', () => {
 
   it('replies 409 to a recipient already enrolled, in whatever spelling', () => {
     const r = validateBankRecipient({ rut: '111111111', account_number: '000123456', bank_id: 'bank-1', name: 'Luis' }, context)
-    expect(either.isLeft(r) && problemReply('r', [])(r.left)).toMatchObject({ status: 409, body: { error: 'conflict', message: 'The recipient is already enrolled' } })
+    expect(either.isLeft(r) && problemReply('r', [])(r.left)).toMatchObject({
+      status: 409,
+      body: { error: 'conflict', message: 'The recipient is already enrolled' }
+    })
   })
 
   it.each(KNOWN_RUTS)('accepts the real RUT %s as %s, and refuses it with any other check digit', (rut, normalised) => {
@@ -94,12 +109,26 @@ describe('bank recipients', () => {
   })
 
   it('gives repdigit RUTs their own digit (32 n is -n modulo 11), and small ones theirs', () => {
-    expect([1, 2, 3, 4, 5, 6, 7, 8, 9].map((d) => rutCheckDigit(String(d).repeat(8)))).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9'])
+    expect([1, 2, 3, 4, 5, 6, 7, 8, 9].map((d) => rutCheckDigit(String(d).repeat(8)))).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+      '6',
+      '7',
+      '8',
+      '9'
+    ])
     expect(['1', '2', '5', '6', '10000013'].map(rutCheckDigit)).toEqual(['9', '7', '1', 'K', 'K'])
   })
 
   it('agrees with a brute force over the 11 check characters, and accepts exactly that one', () => {
-    const number = fc.oneof(fc.integer({ min: 1, max: 99 }), fc.integer({ min: 1, max: 99_999_999 }), fc.integer({ min: 1, max: 999_999_999 }))
+    const number = fc.oneof(
+      fc.integer({ min: 1, max: 99 }),
+      fc.integer({ min: 1, max: 99_999_999 }),
+      fc.integer({ min: 1, max: 999_999_999 })
+    )
     fc.assert(
       fc.property(number, (n) => {
         const expected = bruteForceCheckDigit(n)
@@ -144,9 +173,14 @@ describe('owner role and transaction authorization', () => {
   })
 
   it('authorizes a pending transaction, and refuses an authorized one with 409', () => {
-    expect(authorizeTransaction({ id: 'tx-1', status: 'pending' as const })).toEqual(either.right({ id: 'tx-1', status: 'authorized' }))
+    expect(authorizeTransaction({ id: 'tx-1', status: 'pending' as const })).toEqual(
+      either.right({ id: 'tx-1', status: 'authorized' })
+    )
     const again = authorizeTransaction({ id: 'tx-1', status: 'authorized' as const })
-    expect(either.isLeft(again) && problemReply('r', [])(again.left)).toMatchObject({ status: 409, body: { error: 'conflict', message: 'The transaction is already authorized' } })
+    expect(either.isLeft(again) && problemReply('r', [])(again.left)).toMatchObject({
+      status: 409,
+      body: { error: 'conflict', message: 'The transaction is already authorized' }
+    })
   })
 })
 
@@ -158,23 +192,40 @@ describe('rutCheckDigit given a value outside its type (R-19)', () => {
     ['an empty string', '', '""'],
     ['dots', '12.345.678', '"12.345.678"']
   ])('%s is a TypeError', (_, digits, shown) => {
-    expect(() => rutCheckDigit(digits as string)).toThrow(new TypeError(`rutCheckDigit: digits is ${shown}, not a string of 1 to 9 digits`))
+    expect(() => rutCheckDigit(digits as string)).toThrow(
+      new TypeError(`rutCheckDigit: digits is ${shown}, not a string of 1 to 9 digits`)
+    )
   })
 })
 
 describe('validateBankRecipient: each field on its own, and the conflict (R-72)', () => {
   const invalid = (errors: ReadonlyArray<{ field: string; messages: ReadonlyArray<string> }>) =>
-    either.left({ _tag: 'Invalid', rule: 'recipient.validation', detail: errors.map((e) => `${e.field}: ${e.messages.join(', ')}`).join('; '), errors })
+    either.left({
+      _tag: 'Invalid',
+      rule: 'recipient.validation',
+      detail: errors.map((e) => `${e.field}: ${e.messages.join(', ')}`).join('; '),
+      errors
+    })
   const ok = { rut: '12345678-5', account_number: '12345678', bank_id: 'bank-2', name: 'Ana Pérez' }
 
   it('reads a RUT with white space around it, and an account number with spaces and dashes', () => {
-    expect(validateBankRecipient({ ...valid, rut: ' 12.345.678-5 ', account_number: ' 1234-5678 ' }, context)).toEqual(either.right(ok))
+    expect(validateBankRecipient({ ...valid, rut: ' 12.345.678-5 ', account_number: ' 1234-5678 ' }, context)).toEqual(
+      either.right(ok)
+    )
   })
 
   it.each<[string, Record<string, unknown>, ReadonlyArray<{ field: string; messages: ReadonlyArray<string> }>]>([
     ['an account number of dashes only', { account_number: '- -' }, [{ field: 'account_number', messages: ["can't be blank"] }]],
-    ['an account number that is a number', { account_number: 12345678 }, [{ field: 'account_number', messages: ["can't be blank"] }]],
-    ['an account number of 4 digits', { account_number: '1234' }, [{ field: 'account_number', messages: ['must be 5 to 20 digits'] }]],
+    [
+      'an account number that is a number',
+      { account_number: 12345678 },
+      [{ field: 'account_number', messages: ["can't be blank"] }]
+    ],
+    [
+      'an account number of 4 digits',
+      { account_number: '1234' },
+      [{ field: 'account_number', messages: ['must be 5 to 20 digits'] }]
+    ],
     ['an empty bank id', { bank_id: '' }, [{ field: 'bank_id', messages: ["can't be blank"] }]],
     ['a bank id that is a number', { bank_id: 2 }, [{ field: 'bank_id', messages: ["can't be blank"] }]],
     ['no name', { name: undefined }, [{ field: 'name', messages: ["can't be blank"] }]],
@@ -189,6 +240,8 @@ describe('validateBankRecipient: each field on its own, and the conflict (R-72)'
     expect(validateBankRecipient(valid, { ...context, enrolled })).toEqual(conflict)
     expect(validateBankRecipient(valid, { ...context, enrolled: [...context.enrolled, ...enrolled] })).toEqual(conflict)
     for (const other of [{ rut: '11.111.111-1' }, { bank_id: 'bank-1' }, { account_number: '12345679' }])
-      expect(validateBankRecipient(valid, { ...context, enrolled: [{ ...enrolled[0], ...other } as (typeof enrolled)[0]] })).toEqual(either.right(ok))
+      expect(
+        validateBankRecipient(valid, { ...context, enrolled: [{ ...enrolled[0], ...other } as (typeof enrolled)[0]] })
+      ).toEqual(either.right(ok))
   })
 })

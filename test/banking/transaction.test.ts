@@ -9,12 +9,17 @@ import { authorizeTransaction } from '../api'
 import { runs } from '../runs'
 import { thrown } from '../thrown'
 
-
 const STATUS_MESSAGE = 'authorizeTransaction: status must be pending or authorized, not '
 
 describe('authorizeTransaction', () => {
   it('authorizes a pending transaction, keeping its other fields, in a new object', () => {
-    const tx = Object.freeze({ id: 'tx-1', company_id: 'c-1', amount: 1200, status: 'pending' as const, created_at: '2026-11-22T10:00:00Z' })
+    const tx = Object.freeze({
+      id: 'tx-1',
+      company_id: 'c-1',
+      amount: 1200,
+      status: 'pending' as const,
+      created_at: '2026-11-22T10:00:00Z'
+    })
     const r = authorizeTransaction(tx)
     expect(r).toEqual({
       _tag: 'Right',
@@ -56,9 +61,16 @@ describe('authorizeTransaction', () => {
   })
 
   it('refuses a transaction that is not an object', () => {
-    for (const [tx, shown] of [[null, 'null'], [undefined, 'undefined'], ['pending', '"pending"']] as const) {
+    for (const [tx, shown] of [
+      [null, 'null'],
+      [undefined, 'undefined'],
+      ['pending', '"pending"']
+    ] as const) {
       const e = thrown(() => authorizeTransaction(tx as never))
-      expect([e instanceof TypeError, (e as Error).message]).toEqual([true, `authorizeTransaction: the transaction must be an object, not ${shown}`])
+      expect([e instanceof TypeError, (e as Error).message]).toEqual([
+        true,
+        `authorizeTransaction: the transaction must be an object, not ${shown}`
+      ])
     }
   })
 
@@ -80,7 +92,10 @@ describe('authorizeTransaction', () => {
     const status = fc.oneof(
       { weight: 2, arbitrary: fc.constant('pending') },
       { weight: 1, arbitrary: fc.constant('authorized') },
-      { weight: 2, arbitrary: fc.oneof(fc.constantFrom('declined', 'Pending', 'pending ', null, undefined), fc.string({ maxLength: 10 })) }
+      {
+        weight: 2,
+        arbitrary: fc.oneof(fc.constantFrom('declined', 'Pending', 'pending ', null, undefined), fc.string({ maxLength: 10 }))
+      }
     )
     fc.assert(
       fc.property(fc.string({ maxLength: 6 }), status, (id, s) => {
@@ -103,6 +118,10 @@ describe('authorizeTransaction', () => {
     )
     // By construction about 40% authorize, 20% conflict and 40% are refused.
     const total = counts.authorized + counts.conflict + counts.refused
-    expect([counts.authorized / total >= 0.25, counts.refused / total >= 0.25, counts.conflict / total >= 0.1]).toEqual([true, true, true])
+    expect([counts.authorized / total >= 0.25, counts.refused / total >= 0.25, counts.conflict / total >= 0.1]).toEqual([
+      true,
+      true,
+      true
+    ])
   })
 })

@@ -58,7 +58,6 @@ describe('advanceBudget', () => {
     expect(advanceBudget(b, day('2020-01-01'))).toEqual(b)
   })
 
-
   it('equals the model of contract section 6 (date-fns on UTCDate), month-end anchors and century-old budgets included', () => {
     const reached = tally()
     const any = fc.oneof({ arbitrary: renewingBudgetAndToday, weight: 3 }, { arbitrary: budgetAndToday, weight: 1 })
@@ -76,12 +75,14 @@ describe('advanceBudget', () => {
   it('composes: advancing to t1 then t2 is advancing to t2', () => {
     const reached = tally()
     // t2 counts from t1, or from the end of the period in progress on t1 so that it rolls in most runs.
-    const twoDays = fc.oneof({ arbitrary: renewingBudgetAndToday, weight: 3 }, { arbitrary: budgetAndToday, weight: 1 }).chain(({ budget: b, today }) =>
-      fc.tuple(fc.boolean(), later).map(([fromPeriodEnd, n]) => {
-        const end = advanceBudget(b, today).period_ends_on
-        return { b, t1: today, t2: after(fromPeriodEnd && end !== null ? end : today, n) }
-      })
-    )
+    const twoDays = fc
+      .oneof({ arbitrary: renewingBudgetAndToday, weight: 3 }, { arbitrary: budgetAndToday, weight: 1 })
+      .chain(({ budget: b, today }) =>
+        fc.tuple(fc.boolean(), later).map(([fromPeriodEnd, n]) => {
+          const end = advanceBudget(b, today).period_ends_on
+          return { b, t1: today, t2: after(fromPeriodEnd && end !== null ? end : today, n) }
+        })
+      )
     fc.assert(
       fc.property(twoDays, ({ b, t1, t2 }) => {
         reached.run()

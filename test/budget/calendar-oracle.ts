@@ -86,7 +86,8 @@ export const advanceModel = <B extends BudgetLike>(b: B, today: string): B => {
   if (b.status === 'closed') return b
   let r: B = b
   if (r.period_ends_on !== null && today >= r.period_ends_on) {
-    if (r.recurrence_unit === null || r.recurrence_starts_on === null || r.recurrence_every === null) r = { ...r, period_ends_on: null }
+    if (r.recurrence_unit === null || r.recurrence_starts_on === null || r.recurrence_every === null)
+      r = { ...r, period_ends_on: null }
     else {
       const p = periodContaining({ anchor: r.recurrence_starts_on, unit: r.recurrence_unit, every: r.recurrence_every }, today)
       r = { ...r, period_starts_on: p.starts_on, period_ends_on: p.ends_on, period_amount_cents: r.base_amount_cents }

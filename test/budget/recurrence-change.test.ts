@@ -33,14 +33,27 @@ describe('changeRecurrence', () => {
   it('turns renewals on from the end of the period in progress when it has one', () => {
     const ending = budget({ period_ends_on: '2026-12-01' })
     expect(changeRecurrence(ending, TODAY, settings('week', 2, 300))).toEqual({
-      budget: { ...ending, recurrence_unit: 'week', recurrence_every: 2, base_amount_cents: 300, recurrence_starts_on: '2026-12-01' },
+      budget: {
+        ...ending,
+        recurrence_unit: 'week',
+        recurrence_every: 2,
+        base_amount_cents: 300,
+        recurrence_starts_on: '2026-12-01'
+      },
       reason: { rule: 'recurrence.turn_on', detail: 'renewals resume from 2026-12-01' }
     })
   })
 
   it('turns renewals on from created_on for an open-ended period: every 1 unless sent', () => {
     expect(changeRecurrence(none, TODAY, settings('month', null, 50000))).toEqual({
-      budget: { ...none, recurrence_unit: 'month', recurrence_every: 1, base_amount_cents: 50000, recurrence_starts_on: '2025-10-18', period_ends_on: '2026-12-18' },
+      budget: {
+        ...none,
+        recurrence_unit: 'month',
+        recurrence_every: 1,
+        base_amount_cents: 50000,
+        recurrence_starts_on: '2025-10-18',
+        period_ends_on: '2026-12-18'
+      },
       reason: { rule: 'recurrence.turn_on', detail: 'periods count from 2025-10-18; the period in progress ends 2026-12-18' }
     })
     // 2025-10-18 plus 400 days is today, a boundary itself: the period in progress ends 10 days on.
@@ -54,10 +67,19 @@ describe('changeRecurrence', () => {
     })
     const every3 = monthly({ recurrence_every: 3, period_ends_on: '2027-02-18' })
     expect(changeRecurrence(every3, TODAY, settings('year', null, 10))).toEqual({
-      budget: { ...every3, recurrence_unit: 'year', recurrence_every: 3, base_amount_cents: 10, recurrence_starts_on: '2027-02-18' },
+      budget: {
+        ...every3,
+        recurrence_unit: 'year',
+        recurrence_every: 3,
+        base_amount_cents: 10,
+        recurrence_starts_on: '2027-02-18'
+      },
       reason: { rule: 'recurrence.change', detail: 'every 3 year from 2027-02-18' }
     })
-    expect(changeRecurrence(m, TODAY, settings('month', 2, 50000)).reason).toEqual({ rule: 'recurrence.change', detail: 'every 2 month from 2026-12-18' })
+    expect(changeRecurrence(m, TODAY, settings('month', 2, 50000)).reason).toEqual({
+      rule: 'recurrence.change',
+      detail: 'every 2 month from 2026-12-18'
+    })
   })
 
   it('changes only the base of periods after the one in progress', () => {

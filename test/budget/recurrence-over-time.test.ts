@@ -151,16 +151,28 @@ describe('periods over time: properties', () => {
       fc.property(renewingBudgetAndToday, fc.integer({ min: 1, max: 6 }), ({ budget: b, today }, n) => {
         reached.run()
         const now = advanceModel(b, today)
-        const s = { anchor: now.recurrence_starts_on as string, unit: now.recurrence_unit as Schedule['unit'], every: now.recurrence_every as number }
+        const s = {
+          anchor: now.recurrence_starts_on as string,
+          unit: now.recurrence_unit as Schedule['unit'],
+          every: now.recurrence_every as number
+        }
         const first = indexContaining(s, now.period_ends_on as string)
         // The period in progress ends on a boundary of its schedule, where the next one starts.
         expect(boundary(s, first)).toBe(now.period_ends_on)
-        const expected = Array.from({ length: n }, (_, i) => ({ starts_on: boundary(s, first + i), ends_on: boundary(s, first + i + 1), amount_cents: now.base_amount_cents }))
+        const expected = Array.from({ length: n }, (_, i) => ({
+          starts_on: boundary(s, first + i),
+          ends_on: boundary(s, first + i + 1),
+          amount_cents: now.base_amount_cents
+        }))
         const periods = upcomingPeriods(b, today, n)
         expect(periods).toEqual(expected)
         for (const p of periods) {
           const then = advanceBudget(b, p.starts_on)
-          expect([then.period_starts_on, then.period_ends_on, then.period_amount_cents]).toEqual([p.starts_on, p.ends_on, p.amount_cents])
+          expect([then.period_starts_on, then.period_ends_on, then.period_amount_cents]).toEqual([
+            p.starts_on,
+            p.ends_on,
+            p.amount_cents
+          ])
         }
         if (periods.length > 0) reached.reach()
       }),
@@ -196,12 +208,22 @@ describe('periods over time: properties', () => {
         expect([next.starts_on, next.amount_cents]).toEqual([b.period_ends_on, base])
         // A new cadence counts from the old period end; an unchanged one (only the base moved)
         // keeps its anchor, which differs once a month end has clamped (29 Feb 2057 -> 28 Feb).
-        const old = { anchor: b.recurrence_starts_on as string, unit: b.recurrence_unit as Schedule['unit'], every: b.recurrence_every as number }
+        const old = {
+          anchor: b.recurrence_starts_on as string,
+          unit: b.recurrence_unit as Schedule['unit'],
+          every: b.recurrence_every as number
+        }
         const sameCadence = u === b.recurrence_unit && n === b.recurrence_every
         expect(next.ends_on).toBe(
-          sameCadence ? boundary(old, indexContaining(old, next.starts_on) + 1) : boundary({ anchor: next.starts_on, unit: u, every: n }, 1)
+          sameCadence
+            ? boundary(old, indexContaining(old, next.starts_on) + 1)
+            : boundary({ anchor: next.starts_on, unit: u, every: n }, 1)
         )
-        expect([after.period_starts_on, after.period_ends_on, after.period_amount_cents]).toEqual([b.period_starts_on, b.period_ends_on, b.period_amount_cents])
+        expect([after.period_starts_on, after.period_ends_on, after.period_amount_cents]).toEqual([
+          b.period_starts_on,
+          b.period_ends_on,
+          b.period_amount_cents
+        ])
         reached.reach()
       }),
       { numRuns: runs(1000) }
@@ -213,20 +235,36 @@ describe('periods over time: properties', () => {
 describe('renewal schedules: the laws of src/recurrence/schedule.ts', () => {
   /** A schedule anchored on a month end or 29 February in most runs, and a date before, near or a century after the anchor. */
   const scheduleAndDate = fc
-    .record({ anchor: anchorDate, unit, every, offset: fc.oneof(fc.integer({ min: -400, max: -1 }), fc.integer({ min: 0, max: 3000 }), fc.integer({ min: 36525, max: 40000 })) })
-    .map(({ anchor, unit: u, every: n, offset }) => ({ s: { anchor, unit: u, every: n }, d: plusDays(anchor, offset) as CalendarDate }))
+    .record({
+      anchor: anchorDate,
+      unit,
+      every,
+      offset: fc.oneof(
+        fc.integer({ min: -400, max: -1 }),
+        fc.integer({ min: 0, max: 3000 }),
+        fc.integer({ min: 36525, max: 40000 })
+      )
+    })
+    .map(({ anchor, unit: u, every: n, offset }) => ({
+      s: { anchor, unit: u, every: n },
+      d: plusDays(anchor, offset) as CalendarDate
+    }))
 
   it('boundary k is the anchor plus k times every units, month ends clamped (date-fns oracle), and boundaries increase', () => {
     const reached = tally()
     fc.assert(
-      fc.property(scheduleAndDate, fc.oneof(fc.integer({ min: -60, max: 60 }), fc.integer({ min: -5000, max: 5000 })), ({ s }, k) => {
-        reached.run()
-        const b = boundaryOf(s, k)
-        expect(b).toBe(boundary(s, k))
-        const next = boundaryOf(s, k + 1)
-        if (b !== null && next !== null) expect(b < next).toBe(true)
-        if (b !== null) reached.reach()
-      }),
+      fc.property(
+        scheduleAndDate,
+        fc.oneof(fc.integer({ min: -60, max: 60 }), fc.integer({ min: -5000, max: 5000 })),
+        ({ s }, k) => {
+          reached.run()
+          const b = boundaryOf(s, k)
+          expect(b).toBe(boundary(s, k))
+          const next = boundaryOf(s, k + 1)
+          if (b !== null && next !== null) expect(b < next).toBe(true)
+          if (b !== null) reached.reach()
+        }
+      ),
       { numRuns: runs(2000) }
     )
     reached.expectShare()

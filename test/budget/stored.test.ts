@@ -21,28 +21,56 @@ const emptyUpdate = (row: unknown) => respondBudgetUpdate(patch('manager', { bud
 
 describe('a stored budget must be consistent (R-17)', () => {
   it.each<[string, Record<string, unknown>, string]>([
-    ['a unit without every', { ...monthlyRow, recurrence_every: null }, 'recurrence_every is null while recurrence_unit is "month"'],
-    ['a unit without base', { ...monthlyRow, base_amount_cents: null }, 'base_amount_cents is null while recurrence_unit is "month"'],
-    ['a unit without an anchor', { ...monthlyRow, recurrence_starts_on: null }, 'recurrence_starts_on is null while recurrence_unit is "month"'],
-    ['a unit with an open-ended period', { ...monthlyRow, period_ends_on: null }, 'period_ends_on is null while recurrence_unit is "month"'],
+    [
+      'a unit without every',
+      { ...monthlyRow, recurrence_every: null },
+      'recurrence_every is null while recurrence_unit is "month"'
+    ],
+    [
+      'a unit without base',
+      { ...monthlyRow, base_amount_cents: null },
+      'base_amount_cents is null while recurrence_unit is "month"'
+    ],
+    [
+      'a unit without an anchor',
+      { ...monthlyRow, recurrence_starts_on: null },
+      'recurrence_starts_on is null while recurrence_unit is "month"'
+    ],
+    [
+      'a unit with an open-ended period',
+      { ...monthlyRow, period_ends_on: null },
+      'period_ends_on is null while recurrence_unit is "month"'
+    ],
     ['every 0', { ...monthlyRow, recurrence_every: 0 }, 'recurrence_every is 0, not (Every | null)'],
     ['every 367', { ...monthlyRow, recurrence_every: 367 }, 'recurrence_every is 367, not (Every | null)'],
     ['every NaN', { ...monthlyRow, recurrence_every: Number.NaN }, 'recurrence_every is NaN, not (Every | null)'],
     ['every without a unit', { ...baseBudget, recurrence_every: 1 }, 'recurrence_every is 1 while recurrence_unit is null'],
     ['base without a unit', { ...baseBudget, base_amount_cents: 10 }, 'base_amount_cents is 10 while recurrence_unit is null'],
-    ['an anchor without a unit', { ...baseBudget, recurrence_starts_on: '2025-10-18' }, 'recurrence_starts_on is "2025-10-18" while recurrence_unit is null'],
+    [
+      'an anchor without a unit',
+      { ...baseBudget, recurrence_starts_on: '2025-10-18' },
+      'recurrence_starts_on is "2025-10-18" while recurrence_unit is null'
+    ],
     ['a funded budget without a balance', { ...baseBudget, balance_cents: null }, 'balance_cents is null on a funded budget'],
     ['a funded budget with a negative balance', { ...baseBudget, balance_cents: -1 }, 'balance_cents is -1, not (Cents | null)'],
     ['a tracking budget with a balance', { ...baseBudget, mode: 'tracking' }, 'balance_cents is 5000 on a tracking budget'],
     ['a date that is not real', { ...baseBudget, created_on: '2026-02-30' }, 'created_on is "2026-02-30", not CalendarDate'],
-    ['a period that ends before it starts', { ...monthlyRow, period_ends_on: '2026-11-18' }, 'period_ends_on 2026-11-18 is not after period_starts_on 2026-11-18']
+    [
+      'a period that ends before it starts',
+      { ...monthlyRow, period_ends_on: '2026-11-18' },
+      'period_ends_on 2026-11-18 is not after period_starts_on 2026-11-18'
+    ]
   ])('%s is a 500 with nothing to persist', (_, row, problem) => {
     const r = emptyUpdate(row)
     expect(r).toStrictEqual({
       status: 500,
       headers: JSON_HEADERS,
       body: INTERNAL_ERROR,
-      reasons: [...AUTH, { rule: 'budget.scope', detail: 'budget b-1' }, { rule: 'budget.stored', detail: `malformed stored budget: ${problem}` }]
+      reasons: [
+        ...AUTH,
+        { rule: 'budget.scope', detail: 'budget b-1' },
+        { rule: 'budget.stored', detail: `malformed stored budget: ${problem}` }
+      ]
     })
     expect('budget' in r).toBe(false)
   })
@@ -156,7 +184,10 @@ describe('budgets that are not plain objects (R-18)', () => {
 
   it('reads each field once', () => {
     const given = new BudgetRecord(monthlyRow)
-    respondTopUp({ ...patch('admin', null, given as never), request: { headers: patch('admin', null).request.headers, body: '{"amount_cents":1}' } })
+    respondTopUp({
+      ...patch('admin', null, given as never),
+      request: { headers: patch('admin', null).request.headers, body: '{"amount_cents":1}' }
+    })
     expect(given.reads).toBe(20)
   })
 
@@ -195,12 +226,12 @@ describe('the Budget codec (R-17, R-18)', () => {
   })
 
   it('is a guard that agrees with decode', () => {
-    expect([Budget.is(monthlyRow), Budget.is({ ...monthlyRow, recurrence_every: null }), Budget.is(null), Budget.is(Object.create(monthlyRow))]).toEqual([
-      true,
-      false,
-      false,
-      true
-    ])
+    expect([
+      Budget.is(monthlyRow),
+      Budget.is({ ...monthlyRow, recurrence_every: null }),
+      Budget.is(null),
+      Budget.is(Object.create(monthlyRow))
+    ]).toEqual([true, false, false, true])
   })
 
   it.each<[string, unknown, string]>([
@@ -244,7 +275,10 @@ describe('an update never returns a budget its own check refuses (R-17)', () => 
       period_starts_on: '9984-03-13',
       period_ends_on: null
     }
-    const r = respondBudgetUpdate({ ...patch('admin', { budget: { recurrence_unit: 'week' } }, row as never), today: '9999-12-31' })
+    const r = respondBudgetUpdate({
+      ...patch('admin', { budget: { recurrence_unit: 'week' } }, row as never),
+      today: '9999-12-31'
+    })
     expect([r.status, r.body]).toStrictEqual([
       422,
       { errors: { recurrence_unit: ['cannot take effect: the period in progress lasts past 9999-12-31'] } }

@@ -55,7 +55,11 @@ describe('advanceBudget and upcomingPeriods given a budget or date outside their
     ['every 0', { recurrence_every: 0 }, 'recurrence_every is 0, not (Every | null)'],
     ['every NaN', { recurrence_every: Number.NaN }, 'recurrence_every is NaN, not (Every | null)'],
     ['every null with a unit', { recurrence_every: null }, 'recurrence_every is null while recurrence_unit is "month"'],
-    ['a period_starts_on that is no date', { period_starts_on: '2026-02-30' }, 'period_starts_on is "2026-02-30", not CalendarDate']
+    [
+      'a period_starts_on that is no date',
+      { period_starts_on: '2026-02-30' },
+      'period_starts_on is "2026-02-30", not CalendarDate'
+    ]
   ])('a budget with %s is a TypeError naming the problem', (_, overrides, problem) => {
     expect(() => advanceBudget(broken(overrides), day('2027-01-01'))).toThrow(
       new TypeError(`advanceBudget: the budget is malformed: ${problem}`)
@@ -131,7 +135,12 @@ describe('permittedUpdateFields', () => {
     const member = { user_id: 'u-member', role: 'member' as const, permissions: [] }
     const closed = { ...baseBudget, status: 'closed' as const }
     expect([owner, admin, manager, coManager].map((c) => permittedUpdateFields(c, closed))).toEqual([[], [], [], []])
-    expect(permittedUpdateFields(coManager, { ...baseBudget, status: 'closing' })).toEqual(['name', 'description', 'access', 'ends_on'])
+    expect(permittedUpdateFields(coManager, { ...baseBudget, status: 'closing' })).toEqual([
+      'name',
+      'description',
+      'access',
+      'ends_on'
+    ])
     expect(permittedUpdateFields(member, baseBudget)).toEqual([])
     expect(permittedUpdateFields({ ...member, permissions: ['budgets_manage'] }, baseBudget)).toHaveLength(8)
   })
@@ -139,12 +148,37 @@ describe('permittedUpdateFields', () => {
   it.each<[string, object, object, string]>([
     ['a role in another case', { ...manager, role: 'Owner' }, baseBudget, 'caller.role is "Owner", not owner, admin or member'],
     ['a null role', { ...manager, role: null }, baseBudget, 'caller.role is null, not owner, admin or member'],
-    ['permissions that are not a list', { ...manager, permissions: 'budgets_manage' }, baseBudget, 'caller.permissions is "budgets_manage", not an array of strings'],
+    [
+      'permissions that are not a list',
+      { ...manager, permissions: 'budgets_manage' },
+      baseBudget,
+      'caller.permissions is "budgets_manage", not an array of strings'
+    ],
     ['a user id that is not a string', { ...manager, user_id: 7 }, baseBudget, 'caller.user_id is 7, not a string'],
-    ['a status that is not one', manager, { ...baseBudget, status: 'archived' }, 'budget.status is "archived", not open, closing or closed'],
-    ['a manager id that is not a string', manager, { ...baseBudget, manager_id: 7 }, 'budget.manager_id is 7, not a string or null'],
-    ['a co-manager id that is not a string', manager, { ...baseBudget, co_manager_id: ['u-1'] }, 'budget.co_manager_id is an array, not a string or null'],
-    ['a permission that is not a string', { ...manager, permissions: ['budgets_manage', 1] }, baseBudget, 'caller.permissions is an array, not an array of strings'],
+    [
+      'a status that is not one',
+      manager,
+      { ...baseBudget, status: 'archived' },
+      'budget.status is "archived", not open, closing or closed'
+    ],
+    [
+      'a manager id that is not a string',
+      manager,
+      { ...baseBudget, manager_id: 7 },
+      'budget.manager_id is 7, not a string or null'
+    ],
+    [
+      'a co-manager id that is not a string',
+      manager,
+      { ...baseBudget, co_manager_id: ['u-1'] },
+      'budget.co_manager_id is an array, not a string or null'
+    ],
+    [
+      'a permission that is not a string',
+      { ...manager, permissions: ['budgets_manage', 1] },
+      baseBudget,
+      'caller.permissions is an array, not an array of strings'
+    ],
     ['no status', manager, { ...baseBudget, status: undefined }, 'budget.status is undefined, not open, closing or closed']
   ])('%s is a TypeError', (_, caller, b, problem) => {
     expect(() => permittedUpdateFields(caller as never, b as never)).toThrow(new TypeError(`permittedUpdateFields: ${problem}`))

@@ -50,7 +50,12 @@ describe('isCalendarDate', () => {
   })
 
   it('rejects what is not a string', () => {
-    fc.assert(fc.property(fc.anything().filter((u) => typeof u !== 'string'), (u) => !isCalendarDate(u)))
+    fc.assert(
+      fc.property(
+        fc.anything().filter((u) => typeof u !== 'string'),
+        (u) => !isCalendarDate(u)
+      )
+    )
   })
 
   it('accepts exactly the days Date writes as the UTC midnight of a day from 0001 to 9999', () => {
@@ -141,7 +146,16 @@ describe('addDays', () => {
 
 describe('month arithmetic helpers', () => {
   it('knows the leap years of the Gregorian calendar', () => {
-    expect([2024, 2100, 2000, 2027, 1600, 1900, 4, 1].map(isLeapYear)).toEqual([true, false, true, false, true, false, true, false])
+    expect([2024, 2100, 2000, 2027, 1600, 1900, 4, 1].map(isLeapYear)).toEqual([
+      true,
+      false,
+      true,
+      false,
+      true,
+      false,
+      true,
+      false
+    ])
   })
 
   it('agrees with date-fns on the leap years from 1 to 9999', () => {

@@ -24,7 +24,8 @@ const textOf = (p: Parts): string =>
   `${p.second === undefined ? '' : `:${p.second}${p.fraction === undefined ? '' : `.${p.fraction}`}`}${p.offset}`
 
 const isDigits = (s: string): boolean => /^[0-9]+$/.test(s)
-const number = (s: string | undefined, width: number): number | null => (s !== undefined && s.length === width && isDigits(s) ? Number(s) : null)
+const number = (s: string | undefined, width: number): number | null =>
+  s !== undefined && s.length === width && isDigits(s) ? Number(s) : null
 
 /** The instant the parts name, or null when one of them is broken. */
 const oracle = (p: Parts): { seconds: number; nanos: number } | null => {
@@ -60,7 +61,10 @@ const valid = {
   minute: padded(0, 59),
   second: fc.option(padded(0, 59), { nil: undefined }),
   fraction: fc.option(digitString(1, 9), { nil: undefined }),
-  offset: fc.oneof(fc.constant('Z'), fc.tuple(fc.constantFrom('+', '-'), padded(0, 23), padded(0, 59)).map(([s, h, m]) => `${s}${h}:${m}`))
+  offset: fc.oneof(
+    fc.constant('Z'),
+    fc.tuple(fc.constantFrom('+', '-'), padded(0, 23), padded(0, 59)).map(([s, h, m]) => `${s}${h}:${m}`)
+  )
 }
 
 const broken = {
@@ -83,7 +87,10 @@ type Part = keyof typeof valid
 
 /** An instant's parts: about two in three intact, the rest with one part broken. */
 const instantParts: fc.Arbitrary<Parts> = fc
-  .oneof({ arbitrary: fc.constant(null), weight: 20 }, { arbitrary: fc.constantFrom(...(Object.keys(valid) as Array<Part>)), weight: 9 })
+  .oneof(
+    { arbitrary: fc.constant(null), weight: 20 },
+    { arbitrary: fc.constantFrom(...(Object.keys(valid) as Array<Part>)), weight: 9 }
+  )
   .chain((part) =>
     fc.record({ ...valid, ...(part === null ? {} : { [part]: broken[part] }) }).map((p): Parts => {
       // A fraction needs seconds to hang on.
@@ -160,21 +167,28 @@ describe('parseInstant', () => {
       )
       .map(([text, at, edit, c]) => {
         const i = at % (text.length + 1)
-        return edit === 'delete' ? text.slice(0, i) + text.slice(i + 1) : text.slice(0, i) + c + text.slice(edit === 'insert' ? i : i + 1)
+        return edit === 'delete'
+          ? text.slice(0, i) + text.slice(i + 1)
+          : text.slice(0, i) + c + text.slice(edit === 'insert' ? i : i + 1)
       })
     let accepted = 0
     let total = 0
     fc.assert(
-      fc.property(fc.oneof({ arbitrary: fc.string(), weight: 1 }, { arbitrary: validText, weight: 4 }, { arbitrary: edited, weight: 2 }), (text) => {
-        total++
-        const instant = parseInstant(text)
-        if (instant === null) return
-        accepted++
-        expect(Number.isSafeInteger(instant.seconds) && Number.isInteger(instant.nanos) && instant.nanos >= 0 && instant.nanos < 1e9).toBe(true)
-        // An explicit offset, so Date.parse does not read it in local time.
-        expect(text).toMatch(/(Z|[+-]\d\d:\d\d)$/)
-        expect(instant.seconds * 1000 + Math.floor(instant.nanos / 1e6)).toBe(Date.parse(text))
-      }),
+      fc.property(
+        fc.oneof({ arbitrary: fc.string(), weight: 1 }, { arbitrary: validText, weight: 4 }, { arbitrary: edited, weight: 2 }),
+        (text) => {
+          total++
+          const instant = parseInstant(text)
+          if (instant === null) return
+          accepted++
+          expect(
+            Number.isSafeInteger(instant.seconds) && Number.isInteger(instant.nanos) && instant.nanos >= 0 && instant.nanos < 1e9
+          ).toBe(true)
+          // An explicit offset, so Date.parse does not read it in local time.
+          expect(text).toMatch(/(Z|[+-]\d\d:\d\d)$/)
+          expect(instant.seconds * 1000 + Math.floor(instant.nanos / 1e6)).toBe(Date.parse(text))
+        }
+      ),
       { numRuns: runs(1000) }
     )
     // Most runs reach the moment check; a good share are refusals (no exception, no moment).

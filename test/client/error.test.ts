@@ -10,19 +10,65 @@ const wire = (p: Problem) => {
 
 describe('parseErrorResponse: every row of the error table, both directions', () => {
   it.each<[string, Problem, object]>([
-    ['400 bad_request', problem.badRequest('budget.body.type', 'The body is not valid JSON'), { kind: 'bad_request', code: 'bad_request', message: 'The body is not valid JSON' }],
+    [
+      '400 bad_request',
+      problem.badRequest('budget.body.type', 'The body is not valid JSON'),
+      { kind: 'bad_request', code: 'bad_request', message: 'The body is not valid JSON' }
+    ],
     ['401 empty body', problem.unauthenticated('auth.bearer', 'no key'), { kind: 'unauthorized' }],
-    ['401 Unauthorized (401)', problem.guardRejected('budget.permission.update', 'x'), { kind: 'unauthorized', message: 'Unauthorized (401)' }],
-    ['401 email_not_verified', problem.emailNotVerified('auth.email_verified', 'x'), { kind: 'unauthorized', code: 'email_not_verified', message: 'Email address not verified' }],
+    [
+      '401 Unauthorized (401)',
+      problem.guardRejected('budget.permission.update', 'x'),
+      { kind: 'unauthorized', message: 'Unauthorized (401)' }
+    ],
+    [
+      '401 email_not_verified',
+      problem.emailNotVerified('auth.email_verified', 'x'),
+      { kind: 'unauthorized', code: 'email_not_verified', message: 'Email address not verified' }
+    ],
     ['403 empty body', problem.denied('service.guard', 'x'), { kind: 'forbidden' }],
-    ['403 JSON with error_code', problem.forbidden('role.owner', 'roles/owner_required', 'Only an owner can assign the owner role'), { kind: 'forbidden', code: 'roles/owner_required', message: 'Only an owner can assign the owner role' }],
+    [
+      '403 JSON with error_code',
+      problem.forbidden('role.owner', 'roles/owner_required', 'Only an owner can assign the owner role'),
+      { kind: 'forbidden', code: 'roles/owner_required', message: 'Only an owner can assign the owner role' }
+    ],
     ['404 not_found', problem.notFound('budget.scope', 'x'), { kind: 'not_found', code: 'not_found', message: 'Not found' }],
-    ['409 conflict', problem.conflict('transaction.authorize', 'The transaction is already authorized'), { kind: 'conflict', code: 'conflict', message: 'The transaction is already authorized' }],
-    ['412 budget update', problem.preconditionFailed('budget.body.wrapper', 'x'), { kind: 'precondition_failed', message: 'The request body must hold the budget under the key "budget"' }],
-    ['416 page size', problem.rangeNotSatisfiable('page.size', 2500, 2000), { kind: 'range_not_satisfiable', message: 'Requested page size 2500 exceeds maximum of 2000' }],
-    ['422 unprocessable_entity', problem.invalid('budget.validation', [{ field: 'name', messages: ["can't be blank"] }, { field: '__proto__', messages: ['is not a field of a budget'] }]), { kind: 'validation', field_errors: JSON.parse('{"name":["can\'t be blank"],"__proto__":["is not a field of a budget"]}') as object }],
-    ['429 rate_limit_exceeded', problem.rateLimited('service.rate_limit', 7), { kind: 'rate_limited', code: 'rate_limit_exceeded', message: 'Too many requests', retry_after_s: 7 }],
-    ['500 internal_error', problem.internalError('server.input', 'x'), { kind: 'server_error', code: 'internal_error', message: 'Internal server error' }],
+    [
+      '409 conflict',
+      problem.conflict('transaction.authorize', 'The transaction is already authorized'),
+      { kind: 'conflict', code: 'conflict', message: 'The transaction is already authorized' }
+    ],
+    [
+      '412 budget update',
+      problem.preconditionFailed('budget.body.wrapper', 'x'),
+      { kind: 'precondition_failed', message: 'The request body must hold the budget under the key "budget"' }
+    ],
+    [
+      '416 page size',
+      problem.rangeNotSatisfiable('page.size', 2500, 2000),
+      { kind: 'range_not_satisfiable', message: 'Requested page size 2500 exceeds maximum of 2000' }
+    ],
+    [
+      '422 unprocessable_entity',
+      problem.invalid('budget.validation', [
+        { field: 'name', messages: ["can't be blank"] },
+        { field: '__proto__', messages: ['is not a field of a budget'] }
+      ]),
+      {
+        kind: 'validation',
+        field_errors: JSON.parse('{"name":["can\'t be blank"],"__proto__":["is not a field of a budget"]}') as object
+      }
+    ],
+    [
+      '429 rate_limit_exceeded',
+      problem.rateLimited('service.rate_limit', 7),
+      { kind: 'rate_limited', code: 'rate_limit_exceeded', message: 'Too many requests', retry_after_s: 7 }
+    ],
+    [
+      '500 internal_error',
+      problem.internalError('server.input', 'x'),
+      { kind: 'server_error', code: 'internal_error', message: 'Internal server error' }
+    ],
     ['502 upstream', problem.upstream('service.upstream', 502, 'x'), { kind: 'upstream', code: 'upstream_unavailable' }],
     ['503 upstream', problem.upstream('service.upstream', 503, 'x'), { kind: 'upstream', code: 'upstream_unavailable' }],
     ['504 upstream', problem.upstream('service.upstream', 504, 'x'), { kind: 'upstream', code: 'upstream_unavailable' }]
@@ -63,11 +109,15 @@ describe('parseErrorResponse: defensive reading', () => {
 
   it('reads headers in any case and repeated, and drops disagreeing repeats', () => {
     expect(parseErrorResponse({ status: 500, headers: { 'x-REQUEST-id': ['r-1', 'r-1'] }, body: '' }).request_id).toBe('r-1')
-    expect(parseErrorResponse({ status: 500, headers: { 'X-Request-Id': 'r-1', 'x-request-id': 'r-2' }, body: '' }).request_id).toBeUndefined()
+    expect(
+      parseErrorResponse({ status: 500, headers: { 'X-Request-Id': 'r-1', 'x-request-id': 'r-2' }, body: '' }).request_id
+    ).toBeUndefined()
   })
 
   it('reads a field error given as one string, and keeps a field whose errors are of the wrong type with none', () => {
-    expect(parseErrorResponse({ status: 422, body: '{"errors":{"name":"can\'t be blank","age":5,"rut":["is invalid",7]}}' })).toEqual({
+    expect(
+      parseErrorResponse({ status: 422, body: '{"errors":{"name":"can\'t be blank","age":5,"rut":["is invalid",7]}}' })
+    ).toEqual({
       status: 422,
       kind: 'validation',
       field_errors: { name: ["can't be blank"], age: [], rut: ['is invalid'] }
@@ -75,27 +125,41 @@ describe('parseErrorResponse: defensive reading', () => {
   })
 
   it('prefers error_code to error, and ignores fields of the wrong type', () => {
-    expect(parseErrorResponse({ status: 403, body: '{"error_code":"bank_keys/kyc_incomplete","error":"forbidden"}' }).code).toBe('bank_keys/kyc_incomplete')
+    expect(parseErrorResponse({ status: 403, body: '{"error_code":"bank_keys/kyc_incomplete","error":"forbidden"}' }).code).toBe(
+      'bank_keys/kyc_incomplete'
+    )
     expect(parseErrorResponse({ status: 403, body: '{"error":5,"message":["x"]}' })).toEqual({ status: 403, kind: 'forbidden' })
   })
 
   it('lets a Retry-After header win over retry_after, and reads an HTTP-date against the Date header', () => {
     expect(parseErrorResponse({ status: 429, headers: { 'Retry-After': '3' }, body: '{"retry_after":9}' }).retry_after_s).toBe(3)
-    expect(parseErrorResponse({ status: 429, headers: { 'Retry-After': 'soon' }, body: '{"retry_after":9}' }).retry_after_s).toBe(9)
+    expect(parseErrorResponse({ status: 429, headers: { 'Retry-After': 'soon' }, body: '{"retry_after":9}' }).retry_after_s).toBe(
+      9
+    )
     const headers = { 'Retry-After': 'Sun, 22 Nov 2026 10:00:30 GMT', Date: 'Sun, 22 Nov 2026 10:00:00 GMT' }
     expect(parseErrorResponse({ status: 429, headers, body: '' }).retry_after_s).toBe(30)
   })
 
   it('calls statuses outside the table unexpected', () => {
-    expect([200, 301, 418, 501, 505, -1].map((status) => parseErrorResponse({ status }).kind)).toEqual(Array(6).fill('unexpected'))
+    expect([200, 301, 418, 501, 505, -1].map((status) => parseErrorResponse({ status }).kind)).toEqual(
+      Array(6).fill('unexpected')
+    )
   })
 
   it('never throws on any status, headers and body', () => {
     const headers = fc.oneof(
       fc.anything(),
-      fc.dictionary(fc.constantFrom('Retry-After', 'retry-after', 'X-Request-Id', 'Date', '__proto__', 'constructor'), fc.oneof(fc.string(), fc.array(fc.string()), fc.constant(null)))
+      fc.dictionary(
+        fc.constantFrom('Retry-After', 'retry-after', 'X-Request-Id', 'Date', '__proto__', 'constructor'),
+        fc.oneof(fc.string(), fc.array(fc.string()), fc.constant(null))
+      )
     )
-    const body = fc.oneof(fc.anything(), fc.string(), fc.json(), fc.json().map((j) => j.slice(0, Math.floor(j.length / 2))))
+    const body = fc.oneof(
+      fc.anything(),
+      fc.string(),
+      fc.json(),
+      fc.json().map((j) => j.slice(0, Math.floor(j.length / 2)))
+    )
     fc.assert(
       fc.property(fc.oneof(fc.integer(), fc.anything()), headers, body, (status, h, b) => {
         const parsed = parseErrorResponse({ status, headers: h, body: b })
@@ -103,7 +167,14 @@ describe('parseErrorResponse: defensive reading', () => {
       }),
       { numRuns: 3000 }
     )
-    const hostile = new Proxy({}, { get: () => { throw new Error('boom') } })
+    const hostile = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('boom')
+        }
+      }
+    )
     expect(parseErrorResponse(hostile as never)).toEqual({ status: 0, kind: 'unexpected' })
   })
 })

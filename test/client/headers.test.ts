@@ -6,16 +6,35 @@
  */
 import type { IncomingHttpHeaders } from 'node:http'
 import { describe, expect, it } from 'vitest'
-import { endpoints, headerOf, type IndexContext, parseErrorResponse, Request, respondBudgetUpdate, respondIndex, retryDecision } from '../api'
+import {
+  endpoints,
+  headerOf,
+  type IndexContext,
+  parseErrorResponse,
+  Request,
+  respondBudgetUpdate,
+  respondIndex,
+  retryDecision
+} from '../api'
 import type { HttpHeaders as LibraryHeaders } from '../api'
 import { budget, JSON_HEADERS, session, TODAY, budgetOf } from '../fixtures'
 
 /** An index request over no records, by a member of c-1, with these headers. */
 const emptyIndex = (headers: unknown) =>
-  respondIndex({ request: { headers, query: '' }, session: session('member'), endpoint: endpoints.bankTransactions, records: [], request_id: 'req-1' } as IndexContext)
+  respondIndex({
+    request: { headers, query: '' },
+    session: session('member'),
+    endpoint: endpoints.bankTransactions,
+    records: [],
+    request_id: 'req-1'
+  } as IndexContext)
 
 /** A `get` that throws, as a hostile or broken Headers-like object might. */
-const throwingGet = { get: (): string => { throw new Error('boom') } }
+const throwingGet = {
+  get: (): string => {
+    throw new Error('boom')
+  }
+}
 
 describe('headerOf: the one place a header is read', () => {
   it.each<[string, unknown, string | undefined]>([
@@ -37,7 +56,16 @@ describe('headerOf: the one place a header is read', () => {
     ['a get returning a list', { get: (name: string) => (name === 'retry-after' ? ['7', '7'] : null) }, '7'],
     ['a get returning a number', { get: () => 7 }, undefined],
     ['a get that throws', throwingGet, undefined],
-    ['a plain object whose value getter throws', Object.defineProperty({}, 'retry-after', { enumerable: true, get: () => { throw new Error('boom') } }), undefined],
+    [
+      'a plain object whose value getter throws',
+      Object.defineProperty({}, 'retry-after', {
+        enumerable: true,
+        get: () => {
+          throw new Error('boom')
+        }
+      }),
+      undefined
+    ],
     ['null', null, undefined],
     ['a string', 'retry-after: 7', undefined]
   ])('reads %s', (_, headers, expected) => {
@@ -88,24 +116,45 @@ describe('parseErrorResponse and retryDecision read a Fetch Headers object', () 
   it('reads a Retry-After date against the Date header of a Fetch reply', () => {
     const headers = new Headers({ 'Retry-After': 'Sun, 22 Nov 2026 10:00:30 GMT', Date: 'Sun, 22 Nov 2026 10:00:00 GMT' })
     expect(parseErrorResponse({ status: 503, headers, body: '' })).toEqual({ status: 503, kind: 'upstream', retry_after_s: 30 })
-    expect(retryDecision({ method: 'POST', status: 429, headers, attempt: 0, random: 0.5 })).toEqual({ retry: true, delay_ms: 30_000 })
+    expect(retryDecision({ method: 'POST', status: 429, headers, attempt: 0, random: 0.5 })).toEqual({
+      retry: true,
+      delay_ms: 30_000
+    })
   })
 
   it('waits the Retry-After of a Fetch reply on 429', () => {
-    expect(retryDecision({ method: 'POST', status: 429, headers: fetchHeaders(), attempt: 0, random: 0.5 })).toEqual({ retry: true, delay_ms: 7000 })
+    expect(retryDecision({ method: 'POST', status: 429, headers: fetchHeaders(), attempt: 0, random: 0.5 })).toEqual({
+      retry: true,
+      delay_ms: 7000
+    })
   })
 
   it('reads a Node reply (lists of values), and counts a repeated header that disagrees as absent', () => {
     const node: IncomingHttpHeaders = { 'retry-after': '7', 'x-request-id': 'r-1', 'set-cookie': ['a=1', 'b=2'] }
-    expect(parseErrorResponse({ status: 429, headers: node, body: '' })).toEqual({ status: 429, kind: 'rate_limited', request_id: 'r-1', retry_after_s: 7 })
+    expect(parseErrorResponse({ status: 429, headers: node, body: '' })).toEqual({
+      status: 429,
+      kind: 'rate_limited',
+      request_id: 'r-1',
+      retry_after_s: 7
+    })
     const distinct: Record<string, Array<string>> = { 'retry-after': ['7', '9'], 'x-request-id': ['r-1'] }
-    expect(parseErrorResponse({ status: 429, headers: distinct, body: '' })).toEqual({ status: 429, kind: 'rate_limited', request_id: 'r-1' })
-    expect(retryDecision({ method: 'GET', status: 429, headers: distinct, attempt: 0, random: 0.5 })).toEqual({ retry: true, delay_ms: 1000 })
+    expect(parseErrorResponse({ status: 429, headers: distinct, body: '' })).toEqual({
+      status: 429,
+      kind: 'rate_limited',
+      request_id: 'r-1'
+    })
+    expect(retryDecision({ method: 'GET', status: 429, headers: distinct, attempt: 0, random: 0.5 })).toEqual({
+      retry: true,
+      delay_ms: 1000
+    })
   })
 
   it('counts a get that throws as no headers at all, and never throws', () => {
     expect(parseErrorResponse({ status: 429, headers: throwingGet, body: '' })).toEqual({ status: 429, kind: 'rate_limited' })
-    expect(retryDecision({ method: 'GET', status: 429, headers: throwingGet, attempt: 0, random: 0.5 })).toEqual({ retry: true, delay_ms: 1000 })
+    expect(retryDecision({ method: 'GET', status: 429, headers: throwingGet, attempt: 0, random: 0.5 })).toEqual({
+      retry: true,
+      delay_ms: 1000
+    })
   })
 })
 
@@ -124,10 +173,19 @@ describe('the facades read the request headers in every form (R-54)', () => {
   }
 
   it.each<[string, unknown]>([
-    ['Node IncomingHttpHeaders with a list value', { authorization: 'Bearer key-1', 'company-id': 'c-1', 'set-cookie': ['a=1', 'b=2'], host: 'api.example' }],
+    [
+      'Node IncomingHttpHeaders with a list value',
+      { authorization: 'Bearer key-1', 'company-id': 'c-1', 'set-cookie': ['a=1', 'b=2'], host: 'api.example' }
+    ],
     ['Node headersDistinct (every value a list)', { authorization: ['Bearer key-1'], 'company-id': ['c-1'] }],
     ['a Fetch Headers object', new Headers({ Authorization: 'Bearer key-1', 'Company-Id': 'c-1' })],
-    ['a Map (anything with get)', new Map([['authorization', 'Bearer key-1'], ['company-id', 'c-1']])]
+    [
+      'a Map (anything with get)',
+      new Map([
+        ['authorization', 'Bearer key-1'],
+        ['company-id', 'c-1']
+      ])
+    ]
   ])('answers an index request whose headers are %s', (_, headers) => {
     const r = emptyIndex(headers)
     expect({ status: r.status, headers: r.headers, body: r.body, auth: r.reasons.slice(0, 4) }).toEqual({
@@ -154,11 +212,22 @@ describe('the facades read the request headers in every form (R-54)', () => {
 
   it('updates a budget with a Fetch Headers object and with Node headers', () => {
     const context = (headers: unknown) =>
-      ({ request: { headers, body: '{"budget":{"name":"Trips"}}' }, session: session('admin'), budget: budget(), today: TODAY, request_id: 'req-1' }) as never
+      ({
+        request: { headers, body: '{"budget":{"name":"Trips"}}' },
+        session: session('admin'),
+        budget: budget(),
+        today: TODAY,
+        request_id: 'req-1'
+      }) as never
     const fromFetch = respondBudgetUpdate(context(new Headers({ authorization: 'Bearer key-1', 'company-id': 'c-1' })))
     const fromNode = respondBudgetUpdate(context({ authorization: ['Bearer key-1'], 'company-id': 'c-1', 'set-cookie': ['a=1'] }))
     for (const r of [fromFetch, fromNode]) {
-      expect([r.status, r.headers, (r.body as { name: string }).name, budgetOf(r)?.name]).toEqual([200, JSON_HEADERS, 'Trips', 'Trips'])
+      expect([r.status, r.headers, (r.body as { name: string }).name, budgetOf(r)?.name]).toEqual([
+        200,
+        JSON_HEADERS,
+        'Trips',
+        'Trips'
+      ])
     }
   })
 
@@ -188,7 +257,12 @@ describe('the Request codec', () => {
   })
 
   it('refuses a plain object whose value getter throws, without throwing', () => {
-    const headers = Object.defineProperty({}, 'authorization', { enumerable: true, get: () => { throw new Error('boom') } })
+    const headers = Object.defineProperty({}, 'authorization', {
+      enumerable: true,
+      get: () => {
+        throw new Error('boom')
+      }
+    })
     expect(Request.decode({ headers })._tag).toBe('Left')
     expect(emptyIndex(headers).status).toBe(500)
   })
@@ -203,8 +277,15 @@ describe('a revoked proxy as headers (it throws on every question)', () => {
 
   it('is no header to headerOf, and leaves the status to parseErrorResponse and retryDecision', () => {
     expect(headerOf(revoked(), 'retry-after')).toBeUndefined()
-    expect(parseErrorResponse({ status: 429, headers: revoked(), body: '{"retry_after":3}' })).toEqual({ status: 429, kind: 'rate_limited', retry_after_s: 3 })
-    expect(retryDecision({ method: 'GET', status: 503, headers: revoked(), attempt: 1, random: 0.5 })).toEqual({ retry: true, delay_ms: 500 })
+    expect(parseErrorResponse({ status: 429, headers: revoked(), body: '{"retry_after":3}' })).toEqual({
+      status: 429,
+      kind: 'rate_limited',
+      retry_after_s: 3
+    })
+    expect(retryDecision({ method: 'GET', status: 503, headers: revoked(), attempt: 1, random: 0.5 })).toEqual({
+      retry: true,
+      delay_ms: 500
+    })
   })
 
   it('is malformed server input to a facade, never an exception', () => {
@@ -236,6 +317,10 @@ describe('types: what Node and Fetch hand a server type-checks where headers com
       request_id: 'req-1'
     })
     expect([respondIndex(context(node)).status, respondIndex(context(fetchHeaders)).status]).toEqual([200, 200])
-    expect([headerOf(fromNode, 'company-id'), headerOf(fromFetch, 'company-id'), headerOf(distinct, 'Authorization')]).toEqual(['c-1', 'c-1', 'Bearer key-1'])
+    expect([headerOf(fromNode, 'company-id'), headerOf(fromFetch, 'company-id'), headerOf(distinct, 'Authorization')]).toEqual([
+      'c-1',
+      'c-1',
+      'Bearer key-1'
+    ])
   })
 })

@@ -18,15 +18,30 @@ describe('retryDecision: methods are compared exactly (RFC 9110)', () => {
 
   it.each(['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'DELETE'])('retries %s on every 5xx of the table', (method) => {
     // floor(0.5 * min(8000, 500 * 2^1)) = 500
-    expect(statuses.map((status) => retryDecision({ ...base, method, status }))).toEqual(Array(4).fill({ retry: true, delay_ms: 500 }))
+    expect(statuses.map((status) => retryDecision({ ...base, method, status }))).toEqual(
+      Array(4).fill({ retry: true, delay_ms: 500 })
+    )
   })
 
-  it.each(['get', 'Get', 'delete', 'patch', 'head', 'POST', 'post', 'CONNECT', 'TRACE', 'PURGE', 'PROPFIND', '', ' GET', 'GET ', 'GET\n'])(
-    'never retries %j on 5xx',
-    (method) => {
-      expect(statuses.map((status) => retryDecision({ ...base, method, status }))).toEqual(Array(4).fill(NO))
-    }
-  )
+  it.each([
+    'get',
+    'Get',
+    'delete',
+    'patch',
+    'head',
+    'POST',
+    'post',
+    'CONNECT',
+    'TRACE',
+    'PURGE',
+    'PROPFIND',
+    '',
+    ' GET',
+    'GET ',
+    'GET\n'
+  ])('never retries %j on 5xx', (method) => {
+    expect(statuses.map((status) => retryDecision({ ...base, method, status }))).toEqual(Array(4).fill(NO))
+  })
 
   it.each(['get', 'POST', 'PURGE', ''])('still retries %j on 429, where the server did not act', (method) => {
     expect(retryDecision({ ...base, method, status: 429 })).toEqual({ retry: true, delay_ms: 1000 })
@@ -39,25 +54,63 @@ describe('retryDecision: a 503 with Retry-After waits Retry-After', () => {
     ['zero seconds', { 'retry-after': '0' }, {}, { retry: true, delay_ms: 0 }],
     ['the cap exactly', { 'Retry-After': '60' }, {}, { retry: true, delay_ms: 60_000 }],
     ['past the cap', { 'Retry-After': '61' }, {}, NO],
-    ['past the default cap, under a raised one', { 'Retry-After': '61' }, { max_retry_after_s: 120 }, { retry: true, delay_ms: 61_000 }],
+    [
+      'past the default cap, under a raised one',
+      { 'Retry-After': '61' },
+      { max_retry_after_s: 120 },
+      { retry: true, delay_ms: 61_000 }
+    ],
     ['past a lowered cap', { 'Retry-After': '7' }, { max_retry_after_s: 5 }, NO],
     ['digits too many to be exact', { 'Retry-After': '99999999999999999999' }, {}, NO],
-    ['an HTTP-date measured from now', { 'Retry-After': 'Sun, 22 Nov 2026 10:00:12 GMT' }, { now: '2026-11-22T10:00:00Z' }, { retry: true, delay_ms: 12_000 }],
-    ['an HTTP-date measured from the Date header', { 'Retry-After': 'Sun, 22 Nov 2026 10:00:05 GMT', Date: 'Sun, 22 Nov 2026 10:00:00 GMT' }, {}, { retry: true, delay_ms: 5000 }],
-    ['an HTTP-date already past', { 'Retry-After': 'Sun, 22 Nov 2026 09:00:00 GMT' }, { now: '2026-11-22T10:00:00Z' }, { retry: true, delay_ms: 0 }],
+    [
+      'an HTTP-date measured from now',
+      { 'Retry-After': 'Sun, 22 Nov 2026 10:00:12 GMT' },
+      { now: '2026-11-22T10:00:00Z' },
+      { retry: true, delay_ms: 12_000 }
+    ],
+    [
+      'an HTTP-date measured from the Date header',
+      { 'Retry-After': 'Sun, 22 Nov 2026 10:00:05 GMT', Date: 'Sun, 22 Nov 2026 10:00:00 GMT' },
+      {},
+      { retry: true, delay_ms: 5000 }
+    ],
+    [
+      'an HTTP-date already past',
+      { 'Retry-After': 'Sun, 22 Nov 2026 09:00:00 GMT' },
+      { now: '2026-11-22T10:00:00Z' },
+      { retry: true, delay_ms: 0 }
+    ],
     ['an HTTP-date past the cap', { 'Retry-After': 'Sun, 22 Nov 2026 10:01:01 GMT' }, { now: '2026-11-22T10:00:00Z' }, NO],
     // Nothing readable to wait: the 5xx backoff, floor(0.5 * min(8000, 500 * 2^1)) = 500.
     ['an unreadable value (backoff)', { 'Retry-After': 'later' }, {}, { retry: true, delay_ms: 500 }],
     ['a negative value (backoff)', { 'Retry-After': '-5' }, {}, { retry: true, delay_ms: 500 }],
-    ['an HTTP-date with nothing to measure from (backoff)', { 'Retry-After': 'Sun, 22 Nov 2026 10:00:05 GMT' }, {}, { retry: true, delay_ms: 500 }],
-    ['an HTTP-date and an unreadable Date header (backoff)', { 'Retry-After': 'Sun, 22 Nov 2026 10:00:05 GMT', Date: 'yesterday' }, {}, { retry: true, delay_ms: 500 }],
-    ['an HTTP-date and an unreadable now, measured from the Date header', { 'Retry-After': 'Sun, 22 Nov 2026 10:00:05 GMT', Date: 'Sun, 22 Nov 2026 10:00:00 GMT' }, { now: 'soon' }, { retry: true, delay_ms: 5000 }]
+    [
+      'an HTTP-date with nothing to measure from (backoff)',
+      { 'Retry-After': 'Sun, 22 Nov 2026 10:00:05 GMT' },
+      {},
+      { retry: true, delay_ms: 500 }
+    ],
+    [
+      'an HTTP-date and an unreadable Date header (backoff)',
+      { 'Retry-After': 'Sun, 22 Nov 2026 10:00:05 GMT', Date: 'yesterday' },
+      {},
+      { retry: true, delay_ms: 500 }
+    ],
+    [
+      'an HTTP-date and an unreadable now, measured from the Date header',
+      { 'Retry-After': 'Sun, 22 Nov 2026 10:00:05 GMT', Date: 'Sun, 22 Nov 2026 10:00:00 GMT' },
+      { now: 'soon' },
+      { retry: true, delay_ms: 5000 }
+    ]
   ])('GET 503 with %s', (_, headers, extra, expected) => {
     expect(retryDecision({ ...base, method: 'GET', status: 503, headers, ...extra })).toEqual(expected)
   })
 
   it('reads it from a Fetch Headers object too', () => {
-    expect(retryDecision({ ...base, method: 'PUT', status: 503, headers: new Headers({ 'Retry-After': '9' }) })).toEqual({ retry: true, delay_ms: 9000 })
+    expect(retryDecision({ ...base, method: 'PUT', status: 503, headers: new Headers({ 'Retry-After': '9' }) })).toEqual({
+      retry: true,
+      delay_ms: 9000
+    })
   })
 
   it('never retries a POST on 503, Retry-After or not, so money never moves twice', () => {
@@ -66,7 +119,10 @@ describe('retryDecision: a 503 with Retry-After waits Retry-After', () => {
 
   it('keeps the backoff on 500, 502 and 504 (Retry-After is a 503 and 429 header)', () => {
     for (const status of [500, 502, 504]) {
-      expect(retryDecision({ ...base, method: 'GET', status, headers: { 'Retry-After': '7' } })).toEqual({ retry: true, delay_ms: 500 })
+      expect(retryDecision({ ...base, method: 'GET', status, headers: { 'Retry-After': '7' } })).toEqual({
+        retry: true,
+        delay_ms: 500
+      })
     }
   })
 
@@ -92,19 +148,19 @@ describe('retryDecision: no delay exceeds 2^31 - 1 ms (what setTimeout holds)', 
     const headers = { 'Retry-After': 'Thu, 17 Dec 2026 06:31:24 GMT' }
     expect(retryDecision({ ...base, ...huge, method: 'GET', status: 429, headers, now: '2026-11-22T10:00:00Z' })).toEqual(NO)
     const sooner = { 'Retry-After': 'Thu, 17 Dec 2026 06:31:23 GMT' }
-    expect(retryDecision({ ...base, ...huge, method: 'GET', status: 429, headers: sooner, now: '2026-11-22T10:00:00Z' })).toEqual({
-      retry: true,
-      delay_ms: 2_147_483_000
-    })
+    expect(retryDecision({ ...base, ...huge, method: 'GET', status: 429, headers: sooner, now: '2026-11-22T10:00:00Z' })).toEqual(
+      {
+        retry: true,
+        delay_ms: 2_147_483_000
+      }
+    )
   })
 
   it('gives a whole number of ms within [0, 2^31 - 1] for any cap and Retry-After near the limit', () => {
     const counts = { within: 0, beyond: 0 }
     // By construction half the waits fit a timer (up to 2,147,483 s) and half do not, and the
     // cap never refuses first: only the timer limit decides.
-    const seconds = fc
-      .tuple(fc.boolean(), fc.nat({ max: 1000 }))
-      .map(([fits, k]) => (fits ? 2_147_483 - k : 2_147_484 + k))
+    const seconds = fc.tuple(fc.boolean(), fc.nat({ max: 1000 })).map(([fits, k]) => (fits ? 2_147_483 - k : 2_147_484 + k))
     const cap = fc.oneof(fc.constantFrom(Number.MAX_VALUE, 1e9), fc.integer({ min: 2_148_484, max: 1e12 }))
     fc.assert(
       fc.property(fc.constantFrom(429, 503), seconds, cap, (status, s, max) => {
@@ -127,7 +183,14 @@ describe('retryDecision: no delay exceeds 2^31 - 1 ms (what setTimeout holds)', 
 
 describe('retryDecision against a plain model of R-52, R-53 and R-55', () => {
   /** The decision as the contract words it, step by step. */
-  const model = (i: { method: string; status: number; retryAfter: string | undefined; attempt: number; random: number; max: number | undefined }): RetryDecision => {
+  const model = (i: {
+    method: string
+    status: number
+    retryAfter: string | undefined
+    attempt: number
+    random: number
+    max: number | undefined
+  }): RetryDecision => {
     if (i.attempt < 0 || i.attempt >= 5) return NO
     const cap = i.max ?? 60
     // A field value's surrounding white space is not part of it (RFC 9110 section 5.5).
@@ -136,7 +199,8 @@ describe('retryDecision against a plain model of R-52, R-53 and R-55', () => {
     const wait = (s: number): RetryDecision => (s <= cap && s * 1000 <= TIMER_MAX_MS ? { retry: true, delay_ms: s * 1000 } : NO)
     if (i.status === 429) return wait(seconds ?? 1)
     const idempotent = { GET: true, HEAD: true, OPTIONS: true, PUT: true, PATCH: true, DELETE: true }
-    if (!(i.status === 500 || i.status === 502 || i.status === 503 || i.status === 504) || !Object.hasOwn(idempotent, i.method)) return NO
+    if (!(i.status === 500 || i.status === 502 || i.status === 503 || i.status === 504) || !Object.hasOwn(idempotent, i.method))
+      return NO
     if (i.status === 503 && seconds !== undefined) return wait(seconds)
     const ceiling = [500, 1000, 2000, 4000, 8000][i.attempt] ?? 0
     return { retry: true, delay_ms: Math.floor(i.random * ceiling) }
@@ -151,12 +215,26 @@ describe('retryDecision against a plain model of R-52, R-53 and R-55', () => {
         { weight: 2, arbitrary: fc.constantFrom('POST', 'get', 'Delete', 'CONNECT', 'TRACE', '') },
         { weight: 1, arbitrary: fc.string({ maxLength: 8 }) }
       ),
-      status: fc.oneof({ weight: 12, arbitrary: fc.constantFrom(429, 500, 502, 503, 504) }, { weight: 1, arbitrary: fc.integer({ min: 100, max: 599 }) }),
-      retryAfter: fc.option(fc.oneof(fc.nat({ max: 120 }).map(String), fc.constantFrom('2147483', '2147484', '99999999999', '-1', '1.5', 'soon', ' 7'))),
-      attempt: fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 0, max: 4 }) }, { weight: 1, arbitrary: fc.constantFrom(-1, 5, 6) }),
+      status: fc.oneof(
+        { weight: 12, arbitrary: fc.constantFrom(429, 500, 502, 503, 504) },
+        { weight: 1, arbitrary: fc.integer({ min: 100, max: 599 }) }
+      ),
+      retryAfter: fc.option(
+        fc.oneof(
+          fc.nat({ max: 120 }).map(String),
+          fc.constantFrom('2147483', '2147484', '99999999999', '-1', '1.5', 'soon', ' 7')
+        )
+      ),
+      attempt: fc.oneof(
+        { weight: 8, arbitrary: fc.integer({ min: 0, max: 4 }) },
+        { weight: 1, arbitrary: fc.constantFrom(-1, 5, 6) }
+      ),
       random: fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
       // Absent (60) in half the runs; a cap of 0 now and then, which refuses every wait but 0.
-      max: fc.option(fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 30, max: 120 }) }, { weight: 1, arbitrary: fc.constantFrom(0, 1e9) }), { freq: 2 })
+      max: fc.option(
+        fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 30, max: 120 }) }, { weight: 1, arbitrary: fc.constantFrom(0, 1e9) }),
+        { freq: 2 }
+      )
     })
     fc.assert(
       fc.property(input, (i) => {
@@ -182,7 +260,6 @@ describe('retryDecision against a plain model of R-52, R-53 and R-55', () => {
 })
 
 describe('problem.rateLimited: a 429 carries whole seconds >= 0 (R-55, R-19)', () => {
-
   it.each<[number, string]>([
     [1.5, '1.5'],
     [-3, '-3'],
@@ -222,7 +299,12 @@ describe('problem.rateLimited: a 429 carries whole seconds >= 0 (R-55, R-19)', (
       body: { error: 'rate_limit_exceeded', message: 'Too many requests', retry_after: 7 },
       reasons: []
     })
-    expect(problem.rateLimited('service.rate_limit', 0)).toEqual({ _tag: 'RateLimited', rule: 'service.rate_limit', detail: 'retry after 0 s', retry_after_s: 0 })
+    expect(problem.rateLimited('service.rate_limit', 0)).toEqual({
+      _tag: 'RateLimited',
+      rule: 'service.rate_limit',
+      detail: 'retry after 0 s',
+      retry_after_s: 0
+    })
   })
 
   it('reads -0 as 0', () => {
@@ -235,7 +317,11 @@ describe('problem.rateLimited: a 429 carries whole seconds >= 0 (R-55, R-19)', (
       fc.property(fc.oneof(fc.nat({ max: 3600 }), fc.maxSafeNat()), (seconds) => {
         const r = problemReply('req-1', [])(problem.rateLimited('service.rate_limit', seconds))
         const header = r.headers['Retry-After'] ?? ''
-        expect([/^[0-9]+$/.test(header), Number(header), parseErrorResponse({ ...r, body: JSON.stringify(r.body) }).retry_after_s]).toEqual([true, seconds, seconds])
+        expect([
+          /^[0-9]+$/.test(header),
+          Number(header),
+          parseErrorResponse({ ...r, body: JSON.stringify(r.body) }).retry_after_s
+        ]).toEqual([true, seconds, seconds])
       })
     )
   })

@@ -11,35 +11,54 @@ describe('retryDecision', () => {
     ['an unreadable Retry-After', { 'retry-after': 'later' }, undefined, 1000],
     ['a negative Retry-After', { 'retry-after': '-5' }, undefined, 1000],
     ['an HTTP-date measured from now', { 'Retry-After': 'Sun, 22 Nov 2026 10:00:12 GMT' }, '2026-11-22T10:00:00Z', 12000],
-    ['an HTTP-date measured from the Date header', { 'Retry-After': 'Sun, 22 Nov 2026 10:00:05 GMT', Date: 'Sun, 22 Nov 2026 10:00:00 GMT' }, undefined, 5000],
+    [
+      'an HTTP-date measured from the Date header',
+      { 'Retry-After': 'Sun, 22 Nov 2026 10:00:05 GMT', Date: 'Sun, 22 Nov 2026 10:00:00 GMT' },
+      undefined,
+      5000
+    ],
     ['an HTTP-date already past', { 'Retry-After': 'Sun, 22 Nov 2026 09:00:00 GMT' }, '2026-11-22T10:00:00Z', 0],
     ['an HTTP-date with nothing to measure from', { 'Retry-After': 'Sun, 22 Nov 2026 10:00:05 GMT' }, undefined, 1000]
   ])('waits on 429 for %s', (_, headers, now, delay) => {
-    expect(retryDecision({ ...base, method: 'POST', status: 429, headers, ...(now === undefined ? {} : { now }) })).toEqual({ retry: true, delay_ms: delay })
+    expect(retryDecision({ ...base, method: 'POST', status: 429, headers, ...(now === undefined ? {} : { now }) })).toEqual({
+      retry: true,
+      delay_ms: delay
+    })
   })
 
   it('does not retry a 429 whose wait is past max_retry_after_s', () => {
     expect(retryDecision({ ...base, method: 'GET', status: 429, headers: { 'Retry-After': '61' } })).toEqual({ retry: false })
-    expect(retryDecision({ ...base, method: 'GET', status: 429, headers: { 'Retry-After': '61' }, max_retry_after_s: 120 })).toEqual({ retry: true, delay_ms: 61000 })
-    expect(retryDecision({ ...base, method: 'GET', status: 429, headers: { 'Retry-After': '99999999999' } })).toEqual({ retry: false })
+    expect(
+      retryDecision({ ...base, method: 'GET', status: 429, headers: { 'Retry-After': '61' }, max_retry_after_s: 120 })
+    ).toEqual({ retry: true, delay_ms: 61000 })
+    expect(retryDecision({ ...base, method: 'GET', status: 429, headers: { 'Retry-After': '99999999999' } })).toEqual({
+      retry: false
+    })
   })
 
   it('backs off exponentially with full jitter on 5xx for idempotent methods', () => {
-    const delays = [0, 1, 2, 3, 4].map((attempt) => retryDecision({ method: 'GET', status: 503, headers: {}, attempt, random: 0.999 }))
+    const delays = [0, 1, 2, 3, 4].map((attempt) =>
+      retryDecision({ method: 'GET', status: 503, headers: {}, attempt, random: 0.999 })
+    )
     expect(delays).toEqual([499, 999, 1998, 3996, 7992].map((delay_ms) => ({ retry: true, delay_ms })))
-    expect(retryDecision({ method: 'DELETE', status: 500, headers: {}, attempt: 0, random: 0 })).toEqual({ retry: true, delay_ms: 0 })
+    expect(retryDecision({ method: 'DELETE', status: 500, headers: {}, attempt: 0, random: 0 })).toEqual({
+      retry: true,
+      delay_ms: 0
+    })
     // RFC 9110: methods are case-sensitive; `delete` is an unknown method, never retried on 5xx (R-55).
     expect(retryDecision({ method: 'delete', status: 500, headers: {}, attempt: 0, random: 0 })).toEqual({ retry: false })
   })
 
   it('never retries a POST on 5xx, so money never moves twice', () => {
-    for (const status of [500, 502, 503, 504]) expect(retryDecision({ ...base, method: 'POST', status })).toEqual({ retry: false })
+    for (const status of [500, 502, 503, 504])
+      expect(retryDecision({ ...base, method: 'POST', status })).toEqual({ retry: false })
   })
 
   it('stops after 5 retries, and never retries other statuses', () => {
     expect(retryDecision({ ...base, method: 'GET', status: 503, attempt: 5 })).toEqual({ retry: false })
     expect(retryDecision({ ...base, method: 'GET', status: 429, attempt: 5 })).toEqual({ retry: false })
-    for (const status of [200, 400, 401, 403, 404, 409, 412, 416, 422, 501]) expect(retryDecision({ ...base, method: 'GET', status })).toEqual({ retry: false })
+    for (const status of [200, 400, 401, 403, 404, 409, 412, 416, 422, 501])
+      expect(retryDecision({ ...base, method: 'GET', status })).toEqual({ retry: false })
   })
 
   const method = fc.constantFrom('GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'DELETE', 'POST', 'get', 'post')
@@ -80,14 +99,23 @@ describe('retryDecision', () => {
   })
 
   it('does not retry when the input itself throws on reading', () => {
-    const hostile = new Proxy({}, { get: () => { throw new Error('boom') } })
+    const hostile = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('boom')
+        }
+      }
+    )
     expect(retryDecision(hostile as never)).toEqual({ retry: false })
   })
 
   it('never throws on junk', () => {
-    fc.assert(fc.property(fc.anything(), fc.anything(), fc.anything(), fc.anything(), (m, s, h, r) => {
-      const d = retryDecision({ method: m, status: s, headers: h, attempt: r, random: r } as never)
-      expect(typeof d.retry).toBe('boolean')
-    }))
+    fc.assert(
+      fc.property(fc.anything(), fc.anything(), fc.anything(), fc.anything(), (m, s, h, r) => {
+        const d = retryDecision({ method: m, status: s, headers: h, attempt: r, random: r } as never)
+        expect(typeof d.retry).toBe('boolean')
+      })
+    )
   })
 })

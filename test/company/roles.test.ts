@@ -12,11 +12,15 @@ import { thrown } from '../thrown'
 const callerWith = (role: unknown): Caller => ({ user_id: 'u-1', role, permissions: [] }) as unknown as Caller
 const OWNER_REQUIRED = {
   _tag: 'Left',
-  left: { _tag: 'Forbidden', rule: 'role.owner', error_code: 'roles/owner_required', detail: 'Only an owner can assign the owner role' }
+  left: {
+    _tag: 'Forbidden',
+    rule: 'role.owner',
+    error_code: 'roles/owner_required',
+    detail: 'Only an owner can assign the owner role'
+  }
 }
 const ROLE_MESSAGE = 'guardRoleAssignment: role must be exactly owner, admin or member, not '
 const CALLER_ROLE_MESSAGE = 'guardRoleAssignment: caller.role must be exactly owner, admin or member, not '
-
 
 describe('guardRoleAssignment: who may assign which role', () => {
   // caller role, assigned role, result: a table written out, one row per pair.
@@ -74,9 +78,16 @@ describe('guardRoleAssignment: values that are not roles are TypeErrors naming t
   })
 
   it('refuses a caller that is not an object', () => {
-    for (const [caller, shown] of [[null, 'null'], [undefined, 'undefined'], ['owner', '"owner"']] as const) {
+    for (const [caller, shown] of [
+      [null, 'null'],
+      [undefined, 'undefined'],
+      ['owner', '"owner"']
+    ] as const) {
       const e = thrown(() => guardRoleAssignment(caller as never, 'member'))
-      expect([e instanceof TypeError, (e as Error).message]).toEqual([true, `guardRoleAssignment: caller must be an object, not ${shown}`])
+      expect([e instanceof TypeError, (e as Error).message]).toEqual([
+        true,
+        `guardRoleAssignment: caller must be an object, not ${shown}`
+      ])
     }
   })
 
@@ -84,9 +95,25 @@ describe('guardRoleAssignment: values that are not roles are TypeErrors naming t
     const ROLES = ['owner', 'admin', 'member']
     // Near misses by construction: a role with its case changed, or a character added around it.
     const nearMiss = fc
-      .tuple(fc.constantFrom(...ROLES), fc.constantFrom('upper', 'capital', 'before', 'after'), fc.constantFrom(' ', '\t', '\n', '\u00a0', '\u200b', 'x', '"'))
-      .map(([r, how, c]) => (how === 'upper' ? r.toUpperCase() : how === 'capital' ? `${r.charAt(0).toUpperCase()}${r.slice(1)}` : how === 'before' ? c + r : r + c))
-    const role = fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...ROLES) }, { weight: 1, arbitrary: nearMiss }, { weight: 1, arbitrary: fc.string({ maxLength: 8 }) })
+      .tuple(
+        fc.constantFrom(...ROLES),
+        fc.constantFrom('upper', 'capital', 'before', 'after'),
+        fc.constantFrom(' ', '\t', '\n', '\u00a0', '\u200b', 'x', '"')
+      )
+      .map(([r, how, c]) =>
+        how === 'upper'
+          ? r.toUpperCase()
+          : how === 'capital'
+            ? `${r.charAt(0).toUpperCase()}${r.slice(1)}`
+            : how === 'before'
+              ? c + r
+              : r + c
+      )
+    const role = fc.oneof(
+      { weight: 2, arbitrary: fc.constantFrom(...ROLES) },
+      { weight: 1, arbitrary: nearMiss },
+      { weight: 1, arbitrary: fc.string({ maxLength: 8 }) }
+    )
     const counts = { granted: 0, refused: 0 }
     fc.assert(
       fc.property(role, (r) => {

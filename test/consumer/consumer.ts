@@ -8,7 +8,12 @@ type Session = BudgetContext['session']
 type StoredBudget = NonNullable<BudgetContext['budget']>
 
 /** PATCH /v1/budgets/:id in a plain node:http server: the name to show once the update is saved. */
-export function renamed(headers: IncomingHttpHeaders, body: string, session: Session, budget: StoredBudget | null): string | null {
+export function renamed(
+  headers: IncomingHttpHeaders,
+  body: string,
+  session: Session,
+  budget: StoredBudget | null
+): string | null {
   const reply = respondBudgetUpdate({ request: { headers, body }, session, budget, today: '2026-11-22', request_id: 'req-1' })
   if (reply.status === 200) {
     const name: string = reply.budget.name
@@ -20,7 +25,12 @@ export function renamed(headers: IncomingHttpHeaders, body: string, session: Ses
 }
 
 /** The same with a money operation, the status narrowed by a switch. */
-export function balanceAfterTopUp(headers: IncomingHttpHeaders, body: string, session: Session, budget: StoredBudget | null): number | null {
+export function balanceAfterTopUp(
+  headers: IncomingHttpHeaders,
+  body: string,
+  session: Session,
+  budget: StoredBudget | null
+): number | null {
   const reply = respondTopUp({ request: { headers, body }, session, budget, today: '2026-11-22', request_id: 'req-2' })
   switch (reply.status) {
     case 200:
@@ -31,8 +41,19 @@ export function balanceAfterTopUp(headers: IncomingHttpHeaders, body: string, se
 }
 
 /** A Fetch Request's Headers (Hono, a Worker) go in as well; the reply's headers are strings. */
-export function contentRange(headers: Headers, query: string, session: Session, records: ReadonlyArray<unknown>): string | undefined {
-  const reply = respondIndex({ request: { headers, query }, session, endpoint: endpoints.bankTransactions, records, request_id: 'req-3' })
+export function contentRange(
+  headers: Headers,
+  query: string,
+  session: Session,
+  records: ReadonlyArray<unknown>
+): string | undefined {
+  const reply = respondIndex({
+    request: { headers, query },
+    session,
+    endpoint: endpoints.bankTransactions,
+    records,
+    request_id: 'req-3'
+  })
   const range: string | undefined = reply.headers['Content-Range']
   return range
 }

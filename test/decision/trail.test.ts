@@ -9,9 +9,11 @@ const trail: fc.Arbitrary<Trail<number>> = fc.oneof(
   fc.tuple(ruleId, fc.string()).map(([r, d]) => fail(problem.conflict(r, d))),
   fc.integer().map((n) => of(n))
 )
-const step: fc.Arbitrary<(n: number) => Trail<number>> = fc
-  .tuple(ruleId, fc.boolean(), fc.integer())
-  .map(([r, ok, k]) => (n: number) => (ok ? pass(r, `+${k}`, n + k) : fail(problem.badRequest(r, `at ${n}`))))
+const step: fc.Arbitrary<(n: number) => Trail<number>> = fc.tuple(ruleId, fc.boolean(), fc.integer()).map(
+  ([r, ok, k]) =>
+    (n: number) =>
+      ok ? pass(r, `+${k}`, n + k) : fail(problem.badRequest(r, `at ${n}`))
+)
 
 describe('Trail', () => {
   it('left identity: chain(f)(of(a)) = f(a)', () => {
@@ -40,7 +42,11 @@ describe('Trail', () => {
 
   it('ends the reasons of a failed trail with the rule of its problem', () => {
     // Every run ends in a problem: either the trail had one already, or the step refuses.
-    const refusing = fc.tuple(ruleId, fc.string()).map(([r, d]) => (n: number) => fail(problem.conflict(r, `${d} at ${n}`)))
+    const refusing = fc.tuple(ruleId, fc.string()).map(
+      ([r, d]) =>
+        (n: number) =>
+          fail(problem.conflict(r, `${d} at ${n}`))
+    )
     fc.assert(
       fc.property(trail, refusing, (t, f) => {
         const r = chain(f)(t)

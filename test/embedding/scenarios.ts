@@ -33,7 +33,8 @@ interface FrameworkModule {
 }
 
 /** Imported by URL: they are plain ESM JavaScript that resolves `budget-rules` as a user's code does. */
-const load = async <M>(file: string): Promise<M> => (await import(new URL(`../../examples/embed/${file}`, import.meta.url).href)) as M
+const load = async <M>(file: string): Promise<M> =>
+  (await import(new URL(`../../examples/embed/${file}`, import.meta.url).href)) as M
 
 // -------------------------------------------------------------------------------------
 // the data the store starts with (today is fixed: the replies below are exact)
@@ -82,7 +83,10 @@ const tx1 = tx(1, 1200, 'authorized', '2026-11-20T12:00:00Z')
 const tx2 = tx(2, 3400, 'pending', '2026-11-21T09:30:00-03:00')
 const tx3 = tx(3, 560, 'authorized', '2026-11-22T08:00:00Z')
 
-const member = (id: string, role: string) => ({ user: { id, email_verified: true }, memberships: { 'c-acme': { role, permissions: [] } } })
+const member = (id: string, role: string) => ({
+  user: { id, email_verified: true },
+  memberships: { 'c-acme': { role, permissions: [] } }
+})
 
 const data = (): StoreData => ({
   budgets: [travel, renamed, funded, tracking, elsewhere],
@@ -213,7 +217,13 @@ export const scenarios: ReadonlyArray<readonly [string, ReadonlyArray<Exchange>]
     "malformed JSON reaches the library, which answers its own 400 (the framework's parser stays out)",
     [
       [
-        { method: 'POST', path: '/v1/budgets/b-funded/top_up', key: 'sk_ana', contentType: 'application/json', body: '{"amount_cents":' },
+        {
+          method: 'POST',
+          path: '/v1/budgets/b-funded/top_up',
+          key: 'sk_ana',
+          contentType: 'application/json',
+          body: '{"amount_cents":'
+        },
         json(400, { error: 'bad_request', message: 'The body is not valid JSON' })
       ]
     ]
@@ -262,7 +272,11 @@ const send = async (server: Server, sent: Sent): Promise<Received> => {
   if (sent.key !== undefined) headers.Authorization = `Bearer ${sent.key}`
   if (sent.company !== null) headers['company-id'] = sent.company ?? 'c-acme'
   if (sent.contentType !== undefined) headers['Content-Type'] = sent.contentType
-  const response = await fetch(`${server.url}${sent.path}`, { method: sent.method, headers, ...(sent.body === undefined ? {} : { body: sent.body }) })
+  const response = await fetch(`${server.url}${sent.path}`, {
+    method: sent.method,
+    headers,
+    ...(sent.body === undefined ? {} : { body: sent.body })
+  })
   return {
     status: response.status,
     headers: Object.fromEntries([...response.headers].filter(([name]) => !TRANSPORT.has(name))),

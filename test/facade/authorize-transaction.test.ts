@@ -39,7 +39,11 @@ const PENDING = {
   updated_at: '2026-11-22T07:05:00.5-03:00'
 } as const
 
-const context = (role: Role, transaction: unknown, extra: Partial<AuthorizeTransactionContext> = {}): AuthorizeTransactionContext => ({
+const context = (
+  role: Role,
+  transaction: unknown,
+  extra: Partial<AuthorizeTransactionContext> = {}
+): AuthorizeTransactionContext => ({
   request: { headers: HEADERS },
   session: sessionOf(role),
   transaction: transaction as AuthorizeTransactionContext['transaction'],
@@ -56,7 +60,11 @@ const authenticated = (role: Role) => [
 
 /** The 404 of a missing transaction, to compare other replies with byte for byte. */
 const missing = () => respondAuthorizeTransaction(context('admin', null))
-const bytes = (r: { status: number; headers: Readonly<Record<string, string>>; body: unknown }) => [r.status, r.headers, JSON.stringify(r.body)]
+const bytes = (r: { status: number; headers: Readonly<Record<string, string>>; body: unknown }) => [
+  r.status,
+  r.headers,
+  JSON.stringify(r.body)
+]
 
 /** A getter that throws, as an ORM row whose lazy column failed to load. */
 const throwing = (o: Record<string, unknown>, key: string): Record<string, unknown> =>
@@ -78,7 +86,9 @@ describe('respondAuthorizeTransaction: contract section 4 first', () => {
   })
 
   it('row 1: Authorization not Bearer is a 401 with an empty body', () => {
-    expect(respondAuthorizeTransaction({ ...context('admin', PENDING), request: { headers: { ...HEADERS, Authorization: 'Bearer' } } })).toEqual({
+    expect(
+      respondAuthorizeTransaction({ ...context('admin', PENDING), request: { headers: { ...HEADERS, Authorization: 'Bearer' } } })
+    ).toEqual({
       status: 401,
       headers: EMPTY_HEADERS,
       body: null,
@@ -100,7 +110,9 @@ describe('respondAuthorizeTransaction: contract section 4 first', () => {
   })
 
   it('row 3: an empty company-id is a 401 with an empty body', () => {
-    expect(respondAuthorizeTransaction({ ...context('admin', PENDING), request: { headers: { ...HEADERS, 'company-id': '  ' } } })).toEqual({
+    expect(
+      respondAuthorizeTransaction({ ...context('admin', PENDING), request: { headers: { ...HEADERS, 'company-id': '  ' } } })
+    ).toEqual({
       status: 401,
       headers: EMPTY_HEADERS,
       body: null,
@@ -113,7 +125,9 @@ describe('respondAuthorizeTransaction: contract section 4 first', () => {
   })
 
   it('row 4: a company the caller is not a member of is a 404', () => {
-    expect(respondAuthorizeTransaction({ ...context('admin', PENDING), request: { headers: { ...HEADERS, 'company-id': 'c-2' } } })).toEqual({
+    expect(
+      respondAuthorizeTransaction({ ...context('admin', PENDING), request: { headers: { ...HEADERS, 'company-id': 'c-2' } } })
+    ).toEqual({
       status: 404,
       headers: JSON_HEADERS,
       body: NOT_FOUND,
@@ -127,7 +141,7 @@ describe('respondAuthorizeTransaction: contract section 4 first', () => {
   })
 })
 
-describe('respondAuthorizeTransaction: row 5, the transaction in the caller\'s company', () => {
+describe("respondAuthorizeTransaction: row 5, the transaction in the caller's company", () => {
   it('none is a 404', () => {
     expect(missing()).toEqual({
       status: 404,
@@ -146,7 +160,10 @@ describe('respondAuthorizeTransaction: row 5, the transaction in the caller\'s c
       reasons: [...authenticated('admin'), { rule: 'transaction.scope', detail: 'transaction tx-1 belongs to another company' }]
     })
     expect(bytes(r)).toEqual(bytes(missing()))
-    const row4 = respondAuthorizeTransaction({ ...context('admin', PENDING), request: { headers: { ...HEADERS, 'company-id': 'c-2' } } })
+    const row4 = respondAuthorizeTransaction({
+      ...context('admin', PENDING),
+      request: { headers: { ...HEADERS, 'company-id': 'c-2' } }
+    })
     expect(bytes(r)).toEqual(bytes(row4))
   })
 
@@ -165,7 +182,13 @@ describe('respondAuthorizeTransaction: row 5, the transaction in the caller\'s c
   ])("another company's transaction with %s is the 404 of a missing one", (_, transaction) => {
     const r = respondAuthorizeTransaction(context('member', transaction))
     expect(bytes(r)).toEqual(bytes(missing()))
-    expect(r.reasons.map((x) => x.rule)).toEqual(['auth.bearer', 'auth.email_verified', 'auth.company_header', 'auth.membership', 'transaction.scope'])
+    expect(r.reasons.map((x) => x.rule)).toEqual([
+      'auth.bearer',
+      'auth.email_verified',
+      'auth.company_header',
+      'auth.membership',
+      'transaction.scope'
+    ])
     expect(r).not.toHaveProperty('transaction')
   })
 
@@ -181,7 +204,10 @@ describe('respondAuthorizeTransaction: row 5, the transaction in the caller\'s c
       status: 500,
       headers: JSON_HEADERS,
       body: INTERNAL,
-      reasons: [...authenticated('admin'), { rule: 'transaction.stored', detail: 'malformed stored transaction: company_id could not be read' }]
+      reasons: [
+        ...authenticated('admin'),
+        { rule: 'transaction.stored', detail: 'malformed stored transaction: company_id could not be read' }
+      ]
     })
   })
 })
@@ -201,9 +227,17 @@ describe('respondAuthorizeTransaction: row 6, a malformed stored transaction is 
     ['amount 2^53', { ...PENDING, amount: 2 ** 53 }, 'amount is 9007199254740992, not an integer'],
     ['amount null', { ...PENDING, amount: null }, 'amount is null, not an integer'],
     ['created_at a date only', { ...PENDING, created_at: '2026-11-22' }, 'created_at is "2026-11-22", not an instant'],
-    ['created_at without an offset', { ...PENDING, created_at: '2026-11-22T10:00:00' }, 'created_at is "2026-11-22T10:00:00", not an instant'],
+    [
+      'created_at without an offset',
+      { ...PENDING, created_at: '2026-11-22T10:00:00' },
+      'created_at is "2026-11-22T10:00:00", not an instant'
+    ],
     ['created_at a Date', { ...PENDING, created_at: new Date(0) }, 'created_at is an object, not an instant'],
-    ['updated_at 31 November', { ...PENDING, updated_at: '2026-11-31T10:00:00Z' }, 'updated_at is "2026-11-31T10:00:00Z", not an instant'],
+    [
+      'updated_at 31 November',
+      { ...PENDING, updated_at: '2026-11-31T10:00:00Z' },
+      'updated_at is "2026-11-31T10:00:00Z", not an instant'
+    ],
     [
       'several at once',
       { ...PENDING, id: null, status: 'declined', amount: -0.5 },
@@ -218,19 +252,22 @@ describe('respondAuthorizeTransaction: row 6, a malformed stored transaction is 
       body: INTERNAL,
       reasons: [
         ...authenticated('admin'),
-        { rule: 'transaction.scope', detail: `transaction ${typeof (transaction as { id?: unknown }).id === 'string' ? 'tx-1' : String((transaction as { id?: unknown }).id)}` },
+        {
+          rule: 'transaction.scope',
+          detail: `transaction ${typeof (transaction as { id?: unknown }).id === 'string' ? 'tx-1' : String((transaction as { id?: unknown }).id)}`
+        },
         { rule: 'transaction.stored', detail: `malformed stored transaction: ${found}` }
       ]
     })
   })
 
-  it('comes before the caller\'s rights: a member gets the 500, not the 401', () => {
+  it("comes before the caller's rights: a member gets the 500, not the 401", () => {
     expect(respondAuthorizeTransaction(context('member', { ...PENDING, status: 'declined' })).status).toBe(500)
   })
 })
 
 describe('respondAuthorizeTransaction: row 7, only an owner or admin', () => {
-  it.each([[[] as string[]], [['budgets_manage']]])('a member (permissions %j) gets the guard\'s 401', (permissions) => {
+  it.each([[[] as string[]], [['budgets_manage']]])("a member (permissions %j) gets the guard's 401", (permissions) => {
     expect(respondAuthorizeTransaction({ ...context('member', PENDING), session: sessionOf('member', permissions) })).toEqual({
       status: 401,
       headers: JSON_HEADERS,
@@ -283,7 +320,9 @@ describe('respondAuthorizeTransaction: row 9, a pending transaction is authorize
   })
 
   it('keeps only the fields read: those absent are not invented, others are not copied', () => {
-    const r = respondAuthorizeTransaction(context('admin', { company_id: 'c-1', note: 'rent', status: 'pending', id: 'tx-1', dataValues: { secret: 1 } }))
+    const r = respondAuthorizeTransaction(
+      context('admin', { company_id: 'c-1', note: 'rent', status: 'pending', id: 'tx-1', dataValues: { secret: 1 } })
+    )
     expect([r.status, r.body, transactionOf(r)]).toStrictEqual([
       200,
       { id: 'tx-1', company_id: 'c-1', status: 'authorized' },
@@ -292,8 +331,14 @@ describe('respondAuthorizeTransaction: row 9, a pending transaction is authorize
   })
 
   it('accepts negative amounts and instants at any offset', () => {
-    const r = respondAuthorizeTransaction(context('owner', { ...PENDING, amount: -500, created_at: '2026-11-22T23:59:59.123456789+14:00' }))
-    expect([r.status, transactionOf(r)?.amount, transactionOf(r)?.created_at]).toEqual([200, -500, '2026-11-22T23:59:59.123456789+14:00'])
+    const r = respondAuthorizeTransaction(
+      context('owner', { ...PENDING, amount: -500, created_at: '2026-11-22T23:59:59.123456789+14:00' })
+    )
+    expect([r.status, transactionOf(r)?.amount, transactionOf(r)?.created_at]).toEqual([
+      200,
+      -500,
+      '2026-11-22T23:59:59.123456789+14:00'
+    ])
   })
 
   it('reads a class instance with getters (an ORM row), each field once, into a plain object', () => {
@@ -356,13 +401,19 @@ describe('respondAuthorizeTransaction: malformed server input is a 500', () => {
   })
 
   it('the codec of the context takes a transaction that is an object, a function or null, and nothing else', () => {
-    for (const transaction of [PENDING, null, () => undefined, new Date(0)]) expect(AuthorizeTransactionCodec.is(context('admin', transaction))).toBe(true)
-    for (const transaction of [undefined, 'tx-1', 7, true]) expect(AuthorizeTransactionCodec.is(context('admin', transaction))).toBe(false)
+    for (const transaction of [PENDING, null, () => undefined, new Date(0)])
+      expect(AuthorizeTransactionCodec.is(context('admin', transaction))).toBe(true)
+    for (const transaction of [undefined, 'tx-1', 7, true])
+      expect(AuthorizeTransactionCodec.is(context('admin', transaction))).toBe(false)
   })
 
   it('a transaction that is a function with properties is read like an object', () => {
     const fn = Object.assign(() => undefined, { id: 'tx-1', company_id: 'c-1', status: 'pending' })
-    expect(respondAuthorizeTransaction(context('admin', fn)).body).toStrictEqual({ id: 'tx-1', company_id: 'c-1', status: 'authorized' })
+    expect(respondAuthorizeTransaction(context('admin', fn)).body).toStrictEqual({
+      id: 'tx-1',
+      company_id: 'c-1',
+      status: 'authorized'
+    })
   })
 })
 
@@ -385,7 +436,15 @@ interface Own {
   readonly spoilt: Readonly<Partial<Record<Field, unknown>>>
 }
 
-type Looked = { readonly kind: 'null' } | Own | { readonly kind: 'foreign'; readonly company_id: unknown; readonly others: Readonly<Record<string, unknown>>; readonly throwsOn: ReadonlyArray<Field> }
+type Looked =
+  | { readonly kind: 'null' }
+  | Own
+  | {
+      readonly kind: 'foreign'
+      readonly company_id: unknown
+      readonly others: Readonly<Record<string, unknown>>
+      readonly throwsOn: ReadonlyArray<Field>
+    }
 
 interface Case {
   readonly arrival: Arrival
@@ -406,10 +465,25 @@ const instantArb = fc
     h: fc.integer({ min: 0, max: 23 }),
     mi: fc.integer({ min: 0, max: 59 }),
     s: fc.integer({ min: 0, max: 59 }),
-    fraction: fc.option(fc.integer({ min: 1, max: 9 }).chain((n) => fc.string({ unit: fc.constantFrom('0', '1', '2', '3', '4', '5', '6', '7', '8', '9'), minLength: n, maxLength: n })), { nil: undefined }),
-    offset: fc.oneof(fc.constant('Z'), fc.tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 })).map(([sign, h, m]) => `${sign}${pad(h)}:${pad(m)}`))
+    fraction: fc.option(
+      fc
+        .integer({ min: 1, max: 9 })
+        .chain((n) =>
+          fc.string({ unit: fc.constantFrom('0', '1', '2', '3', '4', '5', '6', '7', '8', '9'), minLength: n, maxLength: n })
+        ),
+      { nil: undefined }
+    ),
+    offset: fc.oneof(
+      fc.constant('Z'),
+      fc
+        .tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
+        .map(([sign, h, m]) => `${sign}${pad(h)}:${pad(m)}`)
+    )
   })
-  .map(({ y, mo, d, h, mi, s, fraction, offset }) => `${pad(y, 4)}-${pad(mo)}-${pad(d)}T${pad(h)}:${pad(mi)}:${pad(s)}${fraction === undefined ? '' : `.${fraction}`}${offset}`)
+  .map(
+    ({ y, mo, d, h, mi, s, fraction, offset }) =>
+      `${pad(y, 4)}-${pad(mo)}-${pad(d)}T${pad(h)}:${pad(mi)}:${pad(s)}${fraction === undefined ? '' : `.${fraction}`}${offset}`
+  )
 
 /** Values a field may not hold, by field. */
 const badValue: Record<Exclude<Field, 'company_id'>, fc.Arbitrary<unknown>> = {
@@ -418,8 +492,16 @@ const badValue: Record<Exclude<Field, 'company_id'>, fc.Arbitrary<unknown>> = {
     fc.constantFrom('declined', 'rejected', 'Pending', 'AUTHORIZED', ' pending', 'authorized ', '', null, undefined, 0, true),
     fc.string().filter((s) => s !== 'pending' && s !== 'authorized')
   ),
-  amount: fc.oneof(fc.double().filter((x) => !Number.isSafeInteger(x)), fc.integer().map(String), fc.constant(null), fc.constant(2 ** 53)),
-  created_at: fc.oneof(fc.constantFrom('2026-11-22', '2026-11-22T10:00:00', 'yesterday', '2026-02-30T10:00:00Z', '2026-11-22T24:00:00Z', null, 0), fc.constant(new Date(0))),
+  amount: fc.oneof(
+    fc.double().filter((x) => !Number.isSafeInteger(x)),
+    fc.integer().map(String),
+    fc.constant(null),
+    fc.constant(2 ** 53)
+  ),
+  created_at: fc.oneof(
+    fc.constantFrom('2026-11-22', '2026-11-22T10:00:00', 'yesterday', '2026-02-30T10:00:00Z', '2026-11-22T24:00:00Z', null, 0),
+    fc.constant(new Date(0))
+  ),
   updated_at: fc.oneof(fc.constantFrom('2026-11-22 10:00:00Z', '2026-11-22T10:00:00+24:00', '', null), fc.constant(new Date(0)))
 }
 
@@ -439,8 +521,14 @@ const ownArb: fc.Arbitrary<Own> = fc.record({
 
 const foreignArb = fc.record({
   kind: fc.constant('foreign' as const),
-  company_id: fc.oneof(fc.constantFrom('c-2', 'C-1', 'c-1 ', ''), fc.anything().filter((v) => v !== 'c-1')),
-  others: fc.record({ id: fc.anything(), amount: fc.anything(), status: fc.anything(), created_at: fc.anything() }, { requiredKeys: [] }),
+  company_id: fc.oneof(
+    fc.constantFrom('c-2', 'C-1', 'c-1 ', ''),
+    fc.anything().filter((v) => v !== 'c-1')
+  ),
+  others: fc.record(
+    { id: fc.anything(), amount: fc.anything(), status: fc.anything(), created_at: fc.anything() },
+    { requiredKeys: [] }
+  ),
   throwsOn: fc.subarray(['id', 'amount', 'status', 'created_at', 'updated_at'] as const)
 })
 
@@ -454,7 +542,10 @@ const caseArb: fc.Arbitrary<Case> = fc.record({
     { arbitrary: fc.constant<Arrival>('ok'), weight: 19 },
     { arbitrary: fc.constantFrom<Arrival>('no-authorization', 'no-user', 'unverified', 'no-company', 'not-member'), weight: 1 }
   ),
-  caller: fc.oneof({ arbitrary: fc.constantFrom<Role>('owner', 'admin'), weight: 5 }, { arbitrary: fc.constant<Role>('member'), weight: 1 }),
+  caller: fc.oneof(
+    { arbitrary: fc.constantFrom<Role>('owner', 'admin'), weight: 5 },
+    { arbitrary: fc.constant<Role>('member'), weight: 1 }
+  ),
   permissions: fc.subarray(['budgets_manage', 'transactions_authorize']),
   looked: fc.oneof(
     { arbitrary: ownArb, weight: 17 },
@@ -527,7 +618,11 @@ const expected = (c: Case): { status: number; body: unknown; rule: string } => {
     case 'no-user':
       return { status: 401, body: null, rule: 'auth.bearer' }
     case 'unverified':
-      return { status: 401, body: { error: 'email_not_verified', message: 'Email address not verified' }, rule: 'auth.email_verified' }
+      return {
+        status: 401,
+        body: { error: 'email_not_verified', message: 'Email address not verified' },
+        rule: 'auth.email_verified'
+      }
     case 'no-company':
       return { status: 401, body: null, rule: 'auth.company_header' }
     case 'not-member':
@@ -575,7 +670,9 @@ describe('respondAuthorizeTransaction: properties', () => {
         reached.run()
         const looked = c.looked
         const { row, reads } =
-          looked.kind === 'null' ? { row: null, reads: new Map<PropertyKey, number>() } : build(fieldsOf(looked), c.shape, looked.kind === 'foreign' ? looked.throwsOn : [])
+          looked.kind === 'null'
+            ? { row: null, reads: new Map<PropertyKey, number>() }
+            : build(fieldsOf(looked), c.shape, looked.kind === 'foreign' ? looked.throwsOn : [])
         const r = respondAuthorizeTransaction(contextOf(c, row))
         const e = expected(c)
         expect({ status: r.status, body: r.body, rule: r.reasons.at(-1)?.rule }).toStrictEqual(e)
@@ -595,14 +692,19 @@ describe('respondAuthorizeTransaction: properties', () => {
   it("another company's transaction, whatever it holds and however it is built, is the 404 of a missing one", () => {
     const reached = tally()
     fc.assert(
-      fc.property(foreignArb, fc.constantFrom<Shape>('plain', 'own getters', 'class', 'inherited', 'proxy'), fc.constantFrom<Role>('owner', 'admin', 'member'), (looked, shape, caller) => {
-        reached.run()
-        const { row } = build(fieldsOf(looked), shape, looked.throwsOn)
-        const r = respondAuthorizeTransaction(context(caller, row))
-        expect(bytes(r)).toEqual(bytes(missing()))
-        expect(r.reasons.at(-1)?.rule).toBe('transaction.scope')
-        reached.reach()
-      }),
+      fc.property(
+        foreignArb,
+        fc.constantFrom<Shape>('plain', 'own getters', 'class', 'inherited', 'proxy'),
+        fc.constantFrom<Role>('owner', 'admin', 'member'),
+        (looked, shape, caller) => {
+          reached.run()
+          const { row } = build(fieldsOf(looked), shape, looked.throwsOn)
+          const r = respondAuthorizeTransaction(context(caller, row))
+          expect(bytes(r)).toEqual(bytes(missing()))
+          expect(r.reasons.at(-1)?.rule).toBe('transaction.scope')
+          reached.reach()
+        }
+      ),
       { numRuns: runs(500) }
     )
     reached.expectShare()
@@ -612,10 +714,13 @@ describe('respondAuthorizeTransaction: properties', () => {
 describe('respondAuthorizeTransaction: hostile input', () => {
   it('never throws on any transaction: a 404 or a 500', () => {
     fc.assert(
-      fc.property(fc.anything({ withBoxedValues: true, withMap: true, withSet: true, withTypedArray: true, withNullPrototype: true }), (transaction) => {
-        expect(thrown(() => respondAuthorizeTransaction(context('admin', transaction)))).toBeUndefined()
-        expect([404, 500]).toContain(respondAuthorizeTransaction(context('admin', transaction)).status)
-      }),
+      fc.property(
+        fc.anything({ withBoxedValues: true, withMap: true, withSet: true, withTypedArray: true, withNullPrototype: true }),
+        (transaction) => {
+          expect(thrown(() => respondAuthorizeTransaction(context('admin', transaction)))).toBeUndefined()
+          expect([404, 500]).toContain(respondAuthorizeTransaction(context('admin', transaction)).status)
+        }
+      ),
       { numRuns: runs(500) }
     )
   })
@@ -636,6 +741,9 @@ describe('respondAuthorizeTransaction: hostile input', () => {
     }
     const hostile = new Proxy({}, { get: trap, has: trap, ownKeys: trap, getOwnPropertyDescriptor: trap, getPrototypeOf: trap })
     const r = respondAuthorizeTransaction(context('admin', hostile))
-    expect([r.status, r.reasons.at(-1)]).toEqual([500, { rule: 'transaction.stored', detail: 'malformed stored transaction: company_id could not be read' }])
+    expect([r.status, r.reasons.at(-1)]).toEqual([
+      500,
+      { rule: 'transaction.stored', detail: 'malformed stored transaction: company_id could not be read' }
+    ])
   })
 })

@@ -74,7 +74,9 @@ const VALID_REASON = { rule: 'recipient.validation', detail: 'rut, account_numbe
 
 describe('respondBankRecipient: contract section 4 first', () => {
   it('row 1: no Authorization is a 401 with an empty body', () => {
-    expect(respondBankRecipient({ ...context('admin', send(VALID)), request: { headers: { 'company-id': 'c-1' }, body: send(VALID) } })).toEqual({
+    expect(
+      respondBankRecipient({ ...context('admin', send(VALID)), request: { headers: { 'company-id': 'c-1' }, body: send(VALID) } })
+    ).toEqual({
       status: 401,
       headers: EMPTY_HEADERS,
       body: null,
@@ -105,7 +107,12 @@ describe('respondBankRecipient: contract section 4 first', () => {
   })
 
   it('row 3: no company-id is a 401 with an empty body', () => {
-    expect(respondBankRecipient({ ...context('admin', send(VALID)), request: { headers: { Authorization: 'Bearer key-1' }, body: send(VALID) } })).toEqual({
+    expect(
+      respondBankRecipient({
+        ...context('admin', send(VALID)),
+        request: { headers: { Authorization: 'Bearer key-1' }, body: send(VALID) }
+      })
+    ).toEqual({
       status: 401,
       headers: EMPTY_HEADERS,
       body: null,
@@ -118,12 +125,24 @@ describe('respondBankRecipient: contract section 4 first', () => {
   })
 
   it('row 3: two spellings of company-id that disagree count as none', () => {
-    const r = respondBankRecipient({ ...context('admin', send(VALID)), request: { headers: { ...HEADERS, 'Company-Id': 'c-2' }, body: send(VALID) } })
-    expect([r.status, r.body, r.reasons.at(-1)]).toEqual([401, null, { rule: 'auth.company_header', detail: 'no company-id header' }])
+    const r = respondBankRecipient({
+      ...context('admin', send(VALID)),
+      request: { headers: { ...HEADERS, 'Company-Id': 'c-2' }, body: send(VALID) }
+    })
+    expect([r.status, r.body, r.reasons.at(-1)]).toEqual([
+      401,
+      null,
+      { rule: 'auth.company_header', detail: 'no company-id header' }
+    ])
   })
 
   it('row 4: a company the caller is not a member of is a 404', () => {
-    expect(respondBankRecipient({ ...context('admin', send(VALID)), session: { ...sessionOf('admin'), memberships: { 'c-2': { role: 'owner', permissions: [] } } } })).toEqual({
+    expect(
+      respondBankRecipient({
+        ...context('admin', send(VALID)),
+        session: { ...sessionOf('admin'), memberships: { 'c-2': { role: 'owner', permissions: [] } } }
+      })
+    ).toEqual({
       status: 404,
       headers: JSON_HEADERS,
       body: NOT_FOUND,
@@ -138,14 +157,20 @@ describe('respondBankRecipient: contract section 4 first', () => {
 })
 
 describe('respondBankRecipient: row 5, only an owner or admin', () => {
-  it.each([[[] as string[]], [['budgets_manage']]])('a member (permissions %j) gets the guard\'s 401, whatever the body', (permissions) => {
-    expect(respondBankRecipient({ ...context('member', 'not json'), session: sessionOf('member', permissions) })).toEqual({
-      status: 401,
-      headers: JSON_HEADERS,
-      body: GUARD,
-      reasons: [...authenticated('member'), { rule: 'recipient.permission', detail: 'user u-caller (role member) may not enroll bank recipients' }]
-    })
-  })
+  it.each([[[] as string[]], [['budgets_manage']]])(
+    "a member (permissions %j) gets the guard's 401, whatever the body",
+    (permissions) => {
+      expect(respondBankRecipient({ ...context('member', 'not json'), session: sessionOf('member', permissions) })).toEqual({
+        status: 401,
+        headers: JSON_HEADERS,
+        body: GUARD,
+        reasons: [
+          ...authenticated('member'),
+          { rule: 'recipient.permission', detail: 'user u-caller (role member) may not enroll bank recipients' }
+        ]
+      })
+    }
+  )
 })
 
 describe('respondBankRecipient: row 6, a JSON object holding a bank_recipient object', () => {
@@ -170,17 +195,25 @@ describe('respondBankRecipient: row 6, a JSON object holding a bank_recipient ob
       status: 400,
       headers: JSON_HEADERS,
       body: { error: 'bad_request', message: text },
-      reasons: [...authenticated('owner'), { rule: 'recipient.permission', detail: 'role owner' }, { rule: 'recipient.body', detail: text }]
+      reasons: [
+        ...authenticated('owner'),
+        { rule: 'recipient.permission', detail: 'role owner' },
+        { rule: 'recipient.body', detail: text }
+      ]
     })
   })
 })
 
 describe('respondBankRecipient: row 7, every invalid field in one 422', () => {
   it('names all four at once', () => {
-    expect(respondBankRecipient(context('admin', send({ rut: '12.345.678-4', account_number: '12-ab', bank_id: 'bank-9', name: ' ' })))).toEqual({
+    expect(
+      respondBankRecipient(context('admin', send({ rut: '12.345.678-4', account_number: '12-ab', bank_id: 'bank-9', name: ' ' })))
+    ).toEqual({
       status: 422,
       headers: JSON_HEADERS,
-      body: { errors: { rut: [message.checkDigit], account_number: [message.account], bank_id: [message.bank], name: [message.blank] } },
+      body: {
+        errors: { rut: [message.checkDigit], account_number: [message.account], bank_id: [message.bank], name: [message.blank] }
+      },
       reasons: [
         ...upToFields('admin'),
         {
@@ -192,8 +225,16 @@ describe('respondBankRecipient: row 7, every invalid field in one 422', () => {
   })
 
   it.each<[string, Record<string, unknown>, Record<string, ReadonlyArray<string>>]>([
-    ['an empty recipient', {}, { rut: [message.blank], account_number: [message.blank], bank_id: [message.blank], name: [message.blank] }],
-    ['fields of other JSON types', { rut: 12345678, account_number: 123456, bank_id: 1, name: true }, { rut: [message.blank], account_number: [message.blank], bank_id: [message.blank], name: [message.blank] }],
+    [
+      'an empty recipient',
+      {},
+      { rut: [message.blank], account_number: [message.blank], bank_id: [message.blank], name: [message.blank] }
+    ],
+    [
+      'fields of other JSON types',
+      { rut: 12345678, account_number: 123456, bank_id: 1, name: true },
+      { rut: [message.blank], account_number: [message.blank], bank_id: [message.blank], name: [message.blank] }
+    ],
     ['a RUT that is not one', { ...VALID, rut: '12.34.5678-5' }, { rut: [message.rut] }],
     ['a RUT of ten digits', { ...VALID, rut: '1234567890-1' }, { rut: [message.rut] }],
     ['a blank RUT', { ...VALID, rut: '   ' }, { rut: [message.blank] }],
@@ -209,14 +250,20 @@ describe('respondBankRecipient: row 7, every invalid field in one 422', () => {
   })
 
   it('comes before the enrolled check: an invalid copy of an enrolled recipient is a 422, not a 409', () => {
-    const r = respondBankRecipient(context('owner', send({ rut: '11.111.111-1', bank_id: 'bank-1', account_number: '000123456', name: '' })))
+    const r = respondBankRecipient(
+      context('owner', send({ rut: '11.111.111-1', bank_id: 'bank-1', account_number: '000123456', name: '' }))
+    )
     expect([r.status, r.body]).toEqual([422, { errors: { name: [message.blank] } }])
   })
 })
 
 describe('respondBankRecipient: row 8, already enrolled', () => {
   it('the same RUT, bank and account in another spelling is a 409', () => {
-    expect(respondBankRecipient(context('admin', send({ rut: '111111111', bank_id: 'bank-1', account_number: '000 123 456', name: 'Juan' })))).toEqual({
+    expect(
+      respondBankRecipient(
+        context('admin', send({ rut: '111111111', bank_id: 'bank-1', account_number: '000 123 456', name: 'Juan' }))
+      )
+    ).toEqual({
       status: 409,
       headers: JSON_HEADERS,
       body: CONFLICT,
@@ -240,7 +287,11 @@ describe('respondBankRecipient: row 8, already enrolled', () => {
         return '000123456'
       }
     }
-    const r = respondBankRecipient(context('admin', send({ rut: '11111111-1', bank_id: 'bank-1', account_number: '000123456', name: 'Juan' }), { enrolled: [new Enrolled()] }))
+    const r = respondBankRecipient(
+      context('admin', send({ rut: '11111111-1', bank_id: 'bank-1', account_number: '000123456', name: 'Juan' }), {
+        enrolled: [new Enrolled()]
+      })
+    )
     expect([r.status, Object.fromEntries(reads)]).toEqual([409, { rut: 1, bank_id: 1, account_number: 1 }])
   })
 })
@@ -253,7 +304,11 @@ describe('respondBankRecipient: row 9, enrolled', () => {
       headers: JSON_HEADERS,
       body: NORMALISED,
       recipient: NORMALISED,
-      reasons: [...upToFields('admin', 5), VALID_REASON, { rule: 'recipient.conflict', detail: 'not enrolled yet at bank bank-2' }]
+      reasons: [
+        ...upToFields('admin', 5),
+        VALID_REASON,
+        { rule: 'recipient.conflict', detail: 'not enrolled yet at bank bank-2' }
+      ]
     })
     expect(r.body).not.toBe(persistedRecipient(r))
   })
@@ -294,8 +349,16 @@ describe('respondBankRecipient: malformed server input is a 500', () => {
     ['bank_ids with a number', { bank_ids: ['bank-1', 2] }, 'malformed server input at bank_ids'],
     ['enrolled not a list', { enrolled: {} }, 'malformed server input at enrolled'],
     ['an enrolled entry that is not an object', { enrolled: ['11.111.111-1'] }, 'malformed server input at enrolled'],
-    ['an enrolled RUT that is a number', { enrolled: [{ ...ENROLLED[0], rut: 111111111 }] }, 'malformed server input at enrolled.rut'],
-    ['an enrolled entry without an account', { enrolled: [{ rut: '1-9', bank_id: 'bank-1' }] }, 'malformed server input at enrolled.account_number'],
+    [
+      'an enrolled RUT that is a number',
+      { enrolled: [{ ...ENROLLED[0], rut: 111111111 }] },
+      'malformed server input at enrolled.rut'
+    ],
+    [
+      'an enrolled entry without an account',
+      { enrolled: [{ rut: '1-9', bank_id: 'bank-1' }] },
+      'malformed server input at enrolled.account_number'
+    ],
     [
       'an enrolled field whose getter throws',
       {
@@ -364,7 +427,10 @@ interface FieldCase {
 }
 
 const absentOr = (values: ReadonlyArray<unknown>): fc.Arbitrary<FieldCase> =>
-  fc.oneof(fc.constant<FieldCase>({ present: false, error: message.blank }), fc.constantFrom(...values).map((value) => ({ present: true, value, error: message.blank })))
+  fc.oneof(
+    fc.constant<FieldCase>({ present: false, error: message.blank }),
+    fc.constantFrom(...values).map((value) => ({ present: true, value, error: message.blank }))
+  )
 
 const numberArb = fc.oneof(fc.integer({ min: 1, max: 99_999_999 }), fc.integer({ min: 1, max: 999_999_999 }))
 const spellingArb = fc.constantFrom<Spelling>('plain', 'dash', 'dots', 'dots-no-dash', 'padded')
@@ -381,33 +447,58 @@ const rutArb: fc.Arbitrary<FieldCase & { readonly n?: number }> = fc.oneof(
     weight: 8
   },
   {
-    arbitrary: fc
-      .tuple(numberArb, spellingArb, fc.integer({ min: 1, max: 10 }))
-      .map(([n, how, shift]) => ({ present: true, value: spell(n, CHECK_CHARS[(CHECK_CHARS.indexOf(checkOf(n)) + shift) % 11] as string, how, false), error: message.checkDigit })),
+    arbitrary: fc.tuple(numberArb, spellingArb, fc.integer({ min: 1, max: 10 })).map(([n, how, shift]) => ({
+      present: true,
+      value: spell(n, CHECK_CHARS[(CHECK_CHARS.indexOf(checkOf(n)) + shift) % 11] as string, how, false),
+      error: message.checkDigit
+    })),
     weight: 1
   },
   {
     arbitrary: fc
-      .constantFrom('abc', '12.34.5678-5', '1234567890-1', '12345678-X', '12 345 678-5', '0-0', '0000-K', '12345678--5', 'K-1', '12,345,678-5', '-5', '5')
+      .constantFrom(
+        'abc',
+        '12.34.5678-5',
+        '1234567890-1',
+        '12345678-X',
+        '12 345 678-5',
+        '0-0',
+        '0000-K',
+        '12345678--5',
+        'K-1',
+        '12,345,678-5',
+        '-5',
+        '5'
+      )
       .map((value) => ({ present: true, value, error: message.rut })),
     weight: 1
   },
   { arbitrary: absentOr(['', '   ', null, 12345678, true]), weight: 1 }
 )
 
-const digitsArb = (min: number, max: number) => fc.string({ unit: fc.constantFrom('0', '1', '2', '3', '4', '5', '6', '7', '8', '9'), minLength: min, maxLength: max })
+const digitsArb = (min: number, max: number) =>
+  fc.string({ unit: fc.constantFrom('0', '1', '2', '3', '4', '5', '6', '7', '8', '9'), minLength: min, maxLength: max })
 
 /** Digits with dashes or spaces between some of them. */
 const separated = (digits: string) =>
-  fc.array(fc.constantFrom('', '', '', '-', ' '), { minLength: digits.length, maxLength: digits.length }).map((seps) =>
-    Array.from(digits, (d, i) => (i === 0 ? d : `${seps[i] ?? ''}${d}`)).join('')
-  )
+  fc
+    .array(fc.constantFrom('', '', '', '-', ' '), { minLength: digits.length, maxLength: digits.length })
+    .map((seps) => Array.from(digits, (d, i) => (i === 0 ? d : `${seps[i] ?? ''}${d}`)).join(''))
 
 const accountArb: fc.Arbitrary<FieldCase> = fc.oneof(
-  { arbitrary: digitsArb(5, 20).chain((digits) => separated(digits).map((value) => ({ present: true, value, error: null, normalised: digits }))), weight: 8 },
+  {
+    arbitrary: digitsArb(5, 20).chain((digits) =>
+      separated(digits).map((value) => ({ present: true, value, error: null, normalised: digits }))
+    ),
+    weight: 8
+  },
   {
     arbitrary: fc
-      .oneof(digitsArb(1, 4), digitsArb(21, 25), fc.tuple(digitsArb(2, 10), fc.constantFrom('a', 'K', '.', '/', '_'), digitsArb(2, 10)).map(([a, x, b]) => a + x + b))
+      .oneof(
+        digitsArb(1, 4),
+        digitsArb(21, 25),
+        fc.tuple(digitsArb(2, 10), fc.constantFrom('a', 'K', '.', '/', '_'), digitsArb(2, 10)).map(([a, x, b]) => a + x + b)
+      )
       .map((value) => ({ present: true, value, error: message.account })),
     weight: 1
   },
@@ -415,21 +506,35 @@ const accountArb: fc.Arbitrary<FieldCase> = fc.oneof(
 )
 
 const bankArb: fc.Arbitrary<FieldCase> = fc.oneof(
-  { arbitrary: fc.constantFrom(...BANK_IDS).map((value) => ({ present: true, value, error: null, normalised: value })), weight: 8 },
-  { arbitrary: fc.constantFrom('bank-9', 'BANK-1', ' bank-1', 'bank-1 ').map((value) => ({ present: true, value, error: message.bank })), weight: 1 },
+  {
+    arbitrary: fc.constantFrom(...BANK_IDS).map((value) => ({ present: true, value, error: null, normalised: value })),
+    weight: 8
+  },
+  {
+    arbitrary: fc
+      .constantFrom('bank-9', 'BANK-1', ' bank-1', 'bank-1 ')
+      .map((value) => ({ present: true, value, error: message.bank })),
+    weight: 1
+  },
   { arbitrary: absentOr(['', null, 1]), weight: 1 }
 )
 
 const nameChars = ['a', 'Z', 'é', 'ñ', '💶', '-', "'", '中']
 const coreArb = (min: number, max: number) =>
   fc
-    .tuple(fc.constantFrom(...nameChars), fc.array(fc.constantFrom(...nameChars, ' '), { minLength: Math.max(0, min - 2), maxLength: max - 2 }), fc.constantFrom(...nameChars))
+    .tuple(
+      fc.constantFrom(...nameChars),
+      fc.array(fc.constantFrom(...nameChars, ' '), { minLength: Math.max(0, min - 2), maxLength: max - 2 }),
+      fc.constantFrom(...nameChars)
+    )
     .map(([a, middle, b]) => [a, ...middle, b].join(''))
 const padArb = fc.string({ unit: fc.constantFrom(' ', '\t'), maxLength: 7 })
 
 const nameArb: fc.Arbitrary<FieldCase> = fc.oneof(
   {
-    arbitrary: fc.tuple(padArb, coreArb(2, 240), padArb).map(([before, core, after]) => ({ present: true, value: before + core + after, error: null, normalised: core })),
+    arbitrary: fc
+      .tuple(padArb, coreArb(2, 240), padArb)
+      .map(([before, core, after]) => ({ present: true, value: before + core + after, error: null, normalised: core })),
     weight: 8
   },
   { arbitrary: coreArb(256, 300).map((value) => ({ present: true, value, error: message.tooLong })), weight: 1 },
@@ -514,7 +619,9 @@ interface Case {
 }
 
 const extraArb = fc.dictionary(
-  fc.string({ maxLength: 8 }).filter((k) => !(FIELDS as ReadonlyArray<string>).includes(k) && k !== '__proto__' && k !== 'bank_recipient'),
+  fc
+    .string({ maxLength: 8 })
+    .filter((k) => !(FIELDS as ReadonlyArray<string>).includes(k) && k !== '__proto__' && k !== 'bank_recipient'),
   fc.jsonValue({ maxDepth: 2 }),
   { maxKeys: 3 }
 )
@@ -527,9 +634,15 @@ const extraArb = fc.dictionary(
 const caseArb: fc.Arbitrary<Case> = fc.record({
   arrival: fc.oneof(
     { arbitrary: fc.constant<Arrival>('ok'), weight: 19 },
-    { arbitrary: fc.constantFrom<Arrival>('no-authorization', 'not-bearer', 'no-user', 'unverified', 'no-company', 'not-member'), weight: 1 }
+    {
+      arbitrary: fc.constantFrom<Arrival>('no-authorization', 'not-bearer', 'no-user', 'unverified', 'no-company', 'not-member'),
+      weight: 1
+    }
   ),
-  caller: fc.oneof({ arbitrary: fc.constantFrom<Role>('owner', 'admin'), weight: 5 }, { arbitrary: fc.constant<Role>('member'), weight: 1 }),
+  caller: fc.oneof(
+    { arbitrary: fc.constantFrom<Role>('owner', 'admin'), weight: 5 },
+    { arbitrary: fc.constant<Role>('member'), weight: 1 }
+  ),
   wrapping: fc.oneof(
     { arbitrary: fc.constant<Wrapping>('wrapped'), weight: 12 },
     { arbitrary: fc.constantFrom<Wrapping>('not-json', 'not-an-object', 'no-wrapper', 'wrapper-not-an-object'), weight: 2 }
@@ -562,7 +675,11 @@ const expected = (c: Case): { status: number; body: unknown; rule: string } => {
     case 'no-user':
       return { status: 401, body: null, rule: 'auth.bearer' }
     case 'unverified':
-      return { status: 401, body: { error: 'email_not_verified', message: 'Email address not verified' }, rule: 'auth.email_verified' }
+      return {
+        status: 401,
+        body: { error: 'email_not_verified', message: 'Email address not verified' },
+        rule: 'auth.email_verified'
+      }
     case 'no-company':
       return { status: 401, body: null, rule: 'auth.company_header' }
     case 'not-member':
@@ -648,7 +765,12 @@ describe('respondBankRecipient: properties', () => {
           const r = respondBankRecipient({ ...context(caller, send(recipientOf(c))), enrolled: enrolledOf(c) })
           expect(r.status).toBe(201)
           reached.reach()
-          expect(persistedRecipient(r)).toStrictEqual({ rut: c.rut.normalised, account_number: c.account_number.normalised, bank_id: c.bank_id.normalised, name: c.name.normalised })
+          expect(persistedRecipient(r)).toStrictEqual({
+            rut: c.rut.normalised,
+            account_number: c.account_number.normalised,
+            bank_id: c.bank_id.normalised,
+            name: c.name.normalised
+          })
         }
       ),
       { numRuns: runs(500) }
@@ -659,7 +781,12 @@ describe('respondBankRecipient: properties', () => {
 
 describe('respondBankRecipient: hostile input', () => {
   it('never throws on any body: a status of R-72', () => {
-    const bodies = fc.oneof(fc.string(), fc.json(), fc.jsonValue().map((v) => JSON.stringify({ bank_recipient: v })), fc.dictionary(fc.constantFrom(...FIELDS), fc.jsonValue()).map(send))
+    const bodies = fc.oneof(
+      fc.string(),
+      fc.json(),
+      fc.jsonValue().map((v) => JSON.stringify({ bank_recipient: v })),
+      fc.dictionary(fc.constantFrom(...FIELDS), fc.jsonValue()).map(send)
+    )
     fc.assert(
       fc.property(fc.option(bodies, { nil: undefined }), (body) => {
         expect(thrown(() => respondBankRecipient(context('admin', body)))).toBeUndefined()
@@ -681,9 +808,13 @@ describe('respondBankRecipient: hostile input', () => {
 
   it('never throws when bank_ids or enrolled is any value', () => {
     fc.assert(
-      fc.property(fc.constantFrom('bank_ids', 'enrolled'), fc.anything({ withNullPrototype: true, withBoxedValues: true }), (key, value) => {
-        expect(thrown(() => respondBankRecipient({ ...context('admin', send(VALID)), [key]: value }))).toBeUndefined()
-      }),
+      fc.property(
+        fc.constantFrom('bank_ids', 'enrolled'),
+        fc.anything({ withNullPrototype: true, withBoxedValues: true }),
+        (key, value) => {
+          expect(thrown(() => respondBankRecipient({ ...context('admin', send(VALID)), [key]: value }))).toBeUndefined()
+        }
+      ),
       { numRuns: runs(300) }
     )
   })

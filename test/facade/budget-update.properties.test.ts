@@ -13,7 +13,7 @@ import {
   unclosedBudgetAndToday,
   updateOf,
   userIdOf,
-  validUpdateOf,
+  validUpdateOf
 } from '../arbitraries'
 import { boundary, indexContaining } from '../budget/calendar-oracle'
 import { headers, session, type Who, budgetOf } from '../fixtures'
@@ -34,7 +34,8 @@ const run = (budget: Budget, today: string, caller: Who, body: string) =>
 const isFull = (caller: Who) => fullRights.includes(caller)
 
 /** Whether `caller` may update `b` at all (row 6), from the fixture's user ids. */
-const mayUpdate = (caller: Who, b: Budget) => isFull(caller) || b.manager_id === userIdOf[caller] || b.co_manager_id === userIdOf[caller]
+const mayUpdate = (caller: Who, b: Budget) =>
+  isFull(caller) || b.manager_id === userIdOf[caller] || b.co_manager_id === userIdOf[caller]
 
 /**
  * A budget, a `today`, an allowed caller and a body that is valid by construction: the 200 path.
@@ -81,7 +82,12 @@ describe('respondBudgetUpdate: properties', () => {
     const valid = unclosedBudgetAndToday
       .chain(({ budget, today }) => allowedCallerOf(budget).map(({ budget: b, caller }) => ({ budget: b, today, caller })))
       .chain(({ budget, today, caller }) =>
-        validUpdateOf(advanceBudget(budget, today), today, isFull(caller) ? 'full' : 'manager').map((fields) => ({ budget, today, caller, fields }))
+        validUpdateOf(advanceBudget(budget, today), today, isFull(caller) ? 'full' : 'manager').map((fields) => ({
+          budget,
+          today,
+          caller,
+          fields
+        }))
       )
     fc.assert(
       fc.property(valid, ({ budget, today, caller, fields }) => {
@@ -106,7 +112,11 @@ describe('respondBudgetUpdate: properties', () => {
           return
         }
         reached.reach()
-        expect([r.budget.balance_cents, r.budget.currency, r.budget.mode]).toEqual([budget.balance_cents, budget.currency, budget.mode])
+        expect([r.budget.balance_cents, r.budget.currency, r.budget.mode]).toEqual([
+          budget.balance_cents,
+          budget.currency,
+          budget.mode
+        ])
       }),
       { numRuns: runs(1000) }
     )
@@ -120,16 +130,25 @@ describe('respondBudgetUpdate: properties', () => {
         fc.constantFrom<Who>('manager', 'co_manager').map((caller) => ({
           today,
           caller,
-          budget: caller === 'manager' ? { ...budget, manager_id: userIdOf.manager } : { ...budget, co_manager_id: userIdOf.co_manager }
+          budget:
+            caller === 'manager' ? { ...budget, manager_id: userIdOf.manager } : { ...budget, co_manager_id: userIdOf.co_manager }
         }))
       )
-      .chain(({ budget, today, caller }) => forbiddenChangeOf(advanceBudget(budget, today)).map((change) => ({ budget, today, caller, ...change })))
+      .chain(({ budget, today, caller }) =>
+        forbiddenChangeOf(advanceBudget(budget, today)).map((change) => ({ budget, today, caller, ...change }))
+      )
     fc.assert(
       fc.property(forbidden, ({ budget, today, caller, fields, code }) => {
         reached.run()
         const r = run(budget, today, caller, JSON.stringify({ budget: fields }))
         const body = r.body as Readonly<Record<string, unknown>>
-        expect([r.status, budgetOf(r), Object.keys(body), body.error_code, typeof body.message]).toEqual([403, undefined, ['error_code', 'message'], code, 'string'])
+        expect([r.status, budgetOf(r), Object.keys(body), body.error_code, typeof body.message]).toEqual([
+          403,
+          undefined,
+          ['error_code', 'message'],
+          code,
+          'string'
+        ])
         reached.reach()
       }),
       { numRuns: runs(2000) }
@@ -141,10 +160,15 @@ describe('respondBudgetUpdate: properties', () => {
     const reached = tally()
     // Mostly an allowed caller on a budget not closed; else a member who manages nothing (401) or a closed budget (409).
     const sendBack = budgetAndToday.chain(({ budget, today }) =>
-      fc.oneof(
-        { arbitrary: allowedCallerOf(budget), weight: 4 },
-        { arbitrary: fc.constant({ budget: { ...budget, manager_id: null, co_manager_id: null }, caller: 'member' }), weight: 1 }
-      ).map(({ budget: b, caller }) => ({ budget: b, today, caller }))
+      fc
+        .oneof(
+          { arbitrary: allowedCallerOf(budget), weight: 4 },
+          {
+            arbitrary: fc.constant({ budget: { ...budget, manager_id: null, co_manager_id: null }, caller: 'member' }),
+            weight: 1
+          }
+        )
+        .map(({ budget: b, caller }) => ({ budget: b, today, caller }))
     )
     fc.assert(
       fc.property(sendBack, ({ budget, today, caller }) => {
@@ -166,8 +190,11 @@ describe('respondBudgetUpdate: properties', () => {
   it('a change of recurrence reshapes the budget exactly as R-12 says, and never moves the period in progress but to turn renewals on', () => {
     const reached = tally()
     const kinds = { turn_on: 0, cadence: 0, base: 0, stop: 0 }
-    const recurrenceScenario = unclosedBudgetAndToday
-      .chain(({ budget, today }) => fc.tuple(fc.constantFrom<Who>(...fullRights), recurrenceChangeOf(advanceBudget(budget, today))).map(([caller, change]) => ({ budget, today, caller, ...change })))
+    const recurrenceScenario = unclosedBudgetAndToday.chain(({ budget, today }) =>
+      fc
+        .tuple(fc.constantFrom<Who>(...fullRights), recurrenceChangeOf(advanceBudget(budget, today)))
+        .map(([caller, change]) => ({ budget, today, caller, ...change }))
+    )
     fc.assert(
       fc.property(recurrenceScenario, ({ budget, today, caller, kind, fields }) => {
         reached.run()
@@ -184,9 +211,21 @@ describe('respondBudgetUpdate: properties', () => {
             : kind === 'base'
               ? { ...before, base_amount_cents: sent('base_amount_cents') }
               : kind === 'cadence'
-                ? { ...before, recurrence_unit: unit, recurrence_every: every as never, base_amount_cents: sent('base_amount_cents'), recurrence_starts_on: before.period_ends_on }
+                ? {
+                    ...before,
+                    recurrence_unit: unit,
+                    recurrence_every: every as never,
+                    base_amount_cents: sent('base_amount_cents'),
+                    recurrence_starts_on: before.period_ends_on
+                  }
                 : before.period_ends_on !== null
-                  ? { ...before, recurrence_unit: unit, recurrence_every: every as never, base_amount_cents: sent('base_amount_cents'), recurrence_starts_on: before.period_ends_on }
+                  ? {
+                      ...before,
+                      recurrence_unit: unit,
+                      recurrence_every: every as never,
+                      base_amount_cents: sent('base_amount_cents'),
+                      recurrence_starts_on: before.period_ends_on
+                    }
                   : {
                       ...before,
                       recurrence_unit: unit,
@@ -206,17 +245,33 @@ describe('respondBudgetUpdate: properties', () => {
 
   it('never throws on any body text or headers, and replies with a status of the spec', () => {
     const reached = tally()
-    const names = fc.constantFrom('Authorization', 'authorization', 'AUTHORIZATION', 'company-id', 'Company-Id', 'COMPANY-ID', '__proto__', 'constructor')
+    const names = fc.constantFrom(
+      'Authorization',
+      'authorization',
+      'AUTHORIZATION',
+      'company-id',
+      'Company-Id',
+      'COMPANY-ID',
+      '__proto__',
+      'constructor'
+    )
     // Mostly the right credentials in any case of names, with junk beside them; sometimes junk alone.
     const anyHeaders = fc.oneof(
       {
         arbitrary: fc
-          .tuple(fc.constantFrom('Authorization', 'authorization', 'AUTHORIZATION'), fc.constantFrom('company-id', 'Company-Id', 'COMPANY-ID'), fc.dictionary(fc.string(), fc.string(), { maxKeys: 3 }))
+          .tuple(
+            fc.constantFrom('Authorization', 'authorization', 'AUTHORIZATION'),
+            fc.constantFrom('company-id', 'Company-Id', 'COMPANY-ID'),
+            fc.dictionary(fc.string(), fc.string(), { maxKeys: 3 })
+          )
           .map(([a, c, extra]) => ({ ...extra, [a]: 'Bearer k', [c]: 'c-1' })),
         weight: 4
       },
       {
-        arbitrary: fc.dictionary(fc.oneof(names, fc.string()), fc.option(fc.oneof(fc.constantFrom('Bearer k', 'c-1', ''), fc.string()), { nil: undefined })),
+        arbitrary: fc.dictionary(
+          fc.oneof(names, fc.string()),
+          fc.option(fc.oneof(fc.constantFrom('Bearer k', 'c-1', ''), fc.string()), { nil: undefined })
+        ),
         weight: 1
       }
     )
@@ -225,12 +280,16 @@ describe('respondBudgetUpdate: properties', () => {
         fc.string(),
         fc.json(),
         fc.jsonValue().map((budget) => JSON.stringify({ budget })),
-        fc.dictionary(fc.constantFrom(...budgetFields, 'other'), fc.jsonValue(), { maxKeys: 6 }).map((budget) => JSON.stringify({ budget })),
+        fc
+          .dictionary(fc.constantFrom(...budgetFields, 'other'), fc.jsonValue(), { maxKeys: 6 })
+          .map((budget) => JSON.stringify({ budget })),
         fc.string().map((s) => `{"budget":{"name":${s}}}`)
       ),
       { nil: undefined }
     )
-    const context = budgetAndToday.chain(({ budget, today }) => allowedCallerOf(budget).map(({ budget: b, caller }) => ({ budget: b, today, caller })))
+    const context = budgetAndToday.chain(({ budget, today }) =>
+      allowedCallerOf(budget).map(({ budget: b, caller }) => ({ budget: b, today, caller }))
+    )
     fc.assert(
       fc.property(context, anyHeaders, anyBody, ({ budget, today, caller }, hs, body) => {
         reached.run()

@@ -227,19 +227,19 @@ describe('respondBudgetUpdate: the update (contract section 5)', () => {
     ['{}', 'no "budget" key in the body'],
     ['{"budget": null}', 'no "budget" key in the body'],
     ['{"name": "Trips"}', 'no "budget" key in the body']
-  ])(
-    'row 8: replies 412 to the body %j',
-    (body, detail) => {
-      const ctx = patch('admin', '')
-      const r = respondBudgetUpdate({ ...ctx, request: body === undefined ? { headers: ctx.request.headers } : { ...ctx.request, body } })
-      expect(r).toEqual({
-        status: 412,
-        headers: JSON_HEADERS,
-        body: { message: 'The request body must hold the budget under the key "budget"' },
-        reasons: [...asAdmin(), { rule: 'budget.body.wrapper', detail }]
-      })
-    }
-  )
+  ])('row 8: replies 412 to the body %j', (body, detail) => {
+    const ctx = patch('admin', '')
+    const r = respondBudgetUpdate({
+      ...ctx,
+      request: body === undefined ? { headers: ctx.request.headers } : { ...ctx.request, body }
+    })
+    expect(r).toEqual({
+      status: 412,
+      headers: JSON_HEADERS,
+      body: { message: 'The request body must hold the budget under the key "budget"' },
+      reasons: [...asAdmin(), { rule: 'budget.body.wrapper', detail }]
+    })
+  })
 
   it('row 8: ignores other top-level keys', () => {
     expect(respondBudgetUpdate(patch('admin', { budget: { name: 'Trips' }, extra: 1 })).status).toBe(200)
@@ -267,20 +267,19 @@ describe('respondBudgetUpdate: the update (contract section 5)', () => {
     expect([r.status, (r.body as { error_code: string }).error_code]).toEqual([403, 'budgets/cannot_change_manager'])
   })
 
-  it.each([
-    [{ recurrence_unit: 'month', base_amount_cents: 100 }],
-    [{ recurrence_every: 2 }],
-    [{ base_amount_cents: 1 }]
-  ])('row 10: replies 403 budgets/cannot_change_recurrence when the manager sends %j', (fields) => {
-    const r = respondBudgetUpdate(patch('manager', { budget: fields }, monthly()))
-    expect([r.status, r.body]).toEqual([
-      403,
-      {
-        error_code: 'budgets/cannot_change_recurrence',
-        message: 'Only an admin or a user with budgets_manage can change the recurrence'
-      }
-    ])
-  })
+  it.each([[{ recurrence_unit: 'month', base_amount_cents: 100 }], [{ recurrence_every: 2 }], [{ base_amount_cents: 1 }]])(
+    'row 10: replies 403 budgets/cannot_change_recurrence when the manager sends %j',
+    (fields) => {
+      const r = respondBudgetUpdate(patch('manager', { budget: fields }, monthly()))
+      expect([r.status, r.body]).toEqual([
+        403,
+        {
+          error_code: 'budgets/cannot_change_recurrence',
+          message: 'Only an admin or a user with budgets_manage can change the recurrence'
+        }
+      ])
+    }
+  )
 
   it('rows 9 and 10: a value the budget already holds needs no permission', () => {
     const b = monthly()
@@ -357,7 +356,10 @@ describe('respondBudgetUpdate: the update (contract section 5)', () => {
     [{ ends_on: '2026-11-21' }, { ends_on: ['must be after 2026-11-22'] }],
     [{ ends_on: '10000-01-01' }, { ends_on: ['is not a valid date (YYYY-MM-DD)'] }],
     [{ manager_id: 'u-stranger' }, { manager_id: ['is not a member of the company'] }],
-    [{ recurrence_every: 367, recurrence_unit: 'day', base_amount_cents: 1 }, { recurrence_every: ['must be an integer from 1 to 366'] }],
+    [
+      { recurrence_every: 367, recurrence_unit: 'day', base_amount_cents: 1 },
+      { recurrence_every: ['must be an integer from 1 to 366'] }
+    ],
     [{ recurrence_every: 2 }, { recurrence_every: ['must be null while recurrence_unit is null'] }],
     [{ base_amount_cents: 5 }, { base_amount_cents: ['must be null while recurrence_unit is null'] }],
     [{ base_amount_cents: 2 ** 53 }, { base_amount_cents: ['must be a whole number of cents, 0 or more'] }],
@@ -406,7 +408,9 @@ describe('respondBudgetUpdate: the update (contract section 5)', () => {
   })
 
   it('row 13: an admin may change the manager to a member of the company', () => {
-    const r = respondBudgetUpdate(patch('admin', { budget: { manager_id: 'u-member' } }, budget(), { company_member_ids: ['u-member'] }))
+    const r = respondBudgetUpdate(
+      patch('admin', { budget: { manager_id: 'u-member' } }, budget(), { company_member_ids: ['u-member'] })
+    )
     expect(budgetOf(r)?.manager_id).toBe('u-member')
   })
 
@@ -455,8 +459,19 @@ describe('respondBudgetUpdate: the update (contract section 5)', () => {
 
   it('rolls the stored budget to today first, and says what rolled: a new period, and the status', () => {
     // Stored on 2026-10-18 with the period 2026-10-18..2026-11-18 and ends_on 2026-11-20; today 2026-11-22.
-    const stored = monthly({ period_starts_on: '2026-10-18', period_ends_on: '2026-11-18', period_amount_cents: 12000, ends_on: '2026-11-20' })
-    const rolled = { ...stored, period_starts_on: '2026-11-18', period_ends_on: '2026-12-18', period_amount_cents: 50000, status: 'closing' }
+    const stored = monthly({
+      period_starts_on: '2026-10-18',
+      period_ends_on: '2026-11-18',
+      period_amount_cents: 12000,
+      ends_on: '2026-11-20'
+    })
+    const rolled = {
+      ...stored,
+      period_starts_on: '2026-11-18',
+      period_ends_on: '2026-12-18',
+      period_amount_cents: 50000,
+      status: 'closing'
+    }
     expect(respondBudgetUpdate(patch('manager', { budget: {} }, stored))).toEqual({
       status: 200,
       headers: JSON_HEADERS,
@@ -516,7 +531,10 @@ describe('respondBudgetUpdate: malformed server input (contract preamble)', () =
   })
 
   it('replies 500 internal_error, with nothing to persist, when the stored budget lacks a field (R-17)', () => {
-    const r = respondBudgetUpdate({ ...patch('admin', { budget: { name: 'Trips' } }), budget: { ...budget(), currency: undefined } as never })
+    const r = respondBudgetUpdate({
+      ...patch('admin', { budget: { name: 'Trips' } }),
+      budget: { ...budget(), currency: undefined } as never
+    })
     expect(r).toEqual({
       status: 500,
       headers: JSON_HEADERS,
@@ -578,18 +596,19 @@ describe('BudgetContext: the check of what a server hands a budget facade', () =
   it('takes any object or null as the budget, read field by field only once in scope', () => {
     const ctx = patch('admin', { budget: {} })
     const carrier = Object.assign(() => null, { id: 'b-1' })
-    expect([ctx, { ...ctx, budget: null }, { ...ctx, budget: { id: 'b-9' } }, { ...ctx, budget: carrier }].map((c) => BudgetContextCodec.is(c))).toEqual([
-      true,
-      true,
-      true,
-      true
-    ])
-    expect([{ ...ctx, budget: 'b-1' }, { ...ctx, budget: 7 }, { ...ctx, budget: undefined }, { ...ctx, today: '2026-02-30' }].map((c) => BudgetContextCodec.is(c))).toEqual([
-      false,
-      false,
-      false,
-      false
-    ])
+    expect(
+      [ctx, { ...ctx, budget: null }, { ...ctx, budget: { id: 'b-9' } }, { ...ctx, budget: carrier }].map((c) =>
+        BudgetContextCodec.is(c)
+      )
+    ).toEqual([true, true, true, true])
+    expect(
+      [
+        { ...ctx, budget: 'b-1' },
+        { ...ctx, budget: 7 },
+        { ...ctx, budget: undefined },
+        { ...ctx, today: '2026-02-30' }
+      ].map((c) => BudgetContextCodec.is(c))
+    ).toEqual([false, false, false, false])
   })
 
   it('decodes a context and encodes it back as the same values, the budget untouched', () => {
@@ -644,7 +663,8 @@ describe('respondBudgetUpdate: recurrence changes at the end of the calendar (AD
   })
   // No renewals, created in 9999.
   const late = budget({ created_on: '9999-03-01', period_starts_on: '9999-03-01' })
-  const on = (b: typeof last, sent: object) => respondBudgetUpdate({ ...patch('admin', { budget: sent }, b), today: '9999-06-01' })
+  const on = (b: typeof last, sent: object) =>
+    respondBudgetUpdate({ ...patch('admin', { budget: sent }, b), today: '9999-06-01' })
   const through = (keys: number, changes: string, outcome: Reason): ReadonlyArray<Reason> => [
     ...asAdmin(),
     ...bodyRead(keys),
@@ -656,7 +676,13 @@ describe('respondBudgetUpdate: recurrence changes at the end of the calendar (AD
   ]
 
   it('stops renewals of an open-ended period without naming an end', () => {
-    const stopped = { ...last, recurrence_unit: null, recurrence_every: null, base_amount_cents: null, recurrence_starts_on: null }
+    const stopped = {
+      ...last,
+      recurrence_unit: null,
+      recurrence_every: null,
+      base_amount_cents: null,
+      recurrence_starts_on: null
+    }
     expect(on(last, { recurrence_unit: null })).toEqual({
       status: 200,
       headers: JSON_HEADERS,
@@ -678,7 +704,13 @@ describe('respondBudgetUpdate: recurrence changes at the end of the calendar (AD
   })
 
   it('turns renewals on with a period in progress that never ends when its first boundary is past 9999-12-31', () => {
-    const yearly = { ...late, recurrence_unit: 'year', recurrence_every: 1, base_amount_cents: 5, recurrence_starts_on: '9999-03-01' }
+    const yearly = {
+      ...late,
+      recurrence_unit: 'year',
+      recurrence_every: 1,
+      base_amount_cents: 5,
+      recurrence_starts_on: '9999-03-01'
+    }
     expect(on(late, { recurrence_unit: 'year', base_amount_cents: 5 })).toEqual({
       status: 200,
       headers: JSON_HEADERS,

@@ -22,7 +22,9 @@ describe('respondIndex: the window (spec section 4, contract section 8)', () => 
   })
 
   it('reads a request without a query as the empty query: the default window', () => {
-    const r = index('', hundred, endpoints.bankTransactions, { request: { headers: { Authorization: 'Bearer key-1', 'company-id': 'c-1' } } })
+    const r = index('', hundred, endpoints.bankTransactions, {
+      request: { headers: { Authorization: 'Bearer key-1', 'company-id': 'c-1' } }
+    })
     expect([r.status, r.headers['Content-Range'], ids(r.body)]).toEqual([200, '0-24/100', hundred.slice(0, 25).map((t) => t.id)])
     expect(r.reasons).toEqual(index('', hundred).reasons)
   })
@@ -43,7 +45,12 @@ describe('respondIndex: the window (spec section 4, contract section 8)', () => 
   })
 
   it('sorts by amount, then id in the same direction', () => {
-    const records = [transaction(1, { amount: 5 }), transaction(2, { amount: 1 }), transaction(3, { amount: 5 }), transaction(4, { amount: 1 })]
+    const records = [
+      transaction(1, { amount: 5 }),
+      transaction(2, { amount: 1 }),
+      transaction(3, { amount: 5 }),
+      transaction(4, { amount: 1 })
+    ]
     expect(ids(index('_field=amount', records).body)).toEqual(['tx-0002', 'tx-0004', 'tx-0001', 'tx-0003'])
     expect(ids(index('_field=amount&_order=desc', records).body)).toEqual(['tx-0003', 'tx-0001', 'tx-0004', 'tx-0002'])
   })
@@ -137,7 +144,11 @@ describe('respondIndex: the window (spec section 4, contract section 8)', () => 
   })
 
   it('decodes the query as a form: + is a space and escapes are UTF-8', () => {
-    const named = defineEndpoint({ path: '/v1/things', fields: { id: { type: 'id' }, name: { type: 'string' }, created_at: { type: 'instant' } }, sortable: ['created_at'] })
+    const named = defineEndpoint({
+      path: '/v1/things',
+      fields: { id: { type: 'id' }, name: { type: 'string' }, created_at: { type: 'instant' } },
+      sortable: ['created_at']
+    })
     const records = [
       { id: 'a', name: 'Café central', created_at: '2026-11-22T10:00:00Z' },
       { id: 'b', name: 'Other', created_at: '2026-11-22T10:00:00Z' }
@@ -210,7 +221,11 @@ describe('respondIndex: authentication and the companies endpoint', () => {
   })
 
   it('has no next cursor on the last page and no previous on the first', () => {
-    const r = index('', [{ id: 'c-1', name: 'A', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' }], endpoints.companies)
+    const r = index(
+      '',
+      [{ id: 'c-1', name: 'A', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' }],
+      endpoints.companies
+    )
     expect(r.body).toEqual({ data: [expect.objectContaining({ id: 'c-1' })], cursors: { previous: null, next: null } })
   })
 })

@@ -102,7 +102,10 @@ describe('money operations: the order of the checks (contract section 7)', () =>
     ['{"amount_cents": null}', 'amount_cents must be a number']
   ])('replies 400 to the body %j, before the status is looked at', (body, message) => {
     const ctx = patch('admin', '', budget({ status: 'closed' }))
-    const r = respondWithdraw({ ...ctx, request: body === undefined ? { headers: ctx.request.headers } : { ...ctx.request, body } })
+    const r = respondWithdraw({
+      ...ctx,
+      request: body === undefined ? { headers: ctx.request.headers } : { ...ctx.request, body }
+    })
     expect(r).toEqual({
       status: 400,
       headers: JSON_HEADERS,
@@ -112,7 +115,9 @@ describe('money operations: the order of the checks (contract section 7)', () =>
   })
 
   it.each([['closing'], ['closed']] as const)('replies 409 to a %s budget before validating', (status) => {
-    const r = respondTopUp(patch('admin', { amount_cents: -1 }, budget({ status, ends_on: '2026-11-01', mode: 'tracking', balance_cents: null })))
+    const r = respondTopUp(
+      patch('admin', { amount_cents: -1 }, budget({ status, ends_on: '2026-11-01', mode: 'tracking', balance_cents: null }))
+    )
     expect([r.status, r.body]).toEqual([409, { error: 'conflict', message: `The budget is ${status}` }])
   })
 
@@ -146,7 +151,15 @@ describe('money operations: properties', () => {
       const open: Budget = { ...b, status: 'open', ends_on: b.ends_on !== null && b.ends_on > today ? b.ends_on : null }
       const balance = b.balance_cents ?? 0
       const name =
-        b.mode === 'tracking' ? 'amount' : balance === 0 ? 'top_up' : balance === Number.MAX_SAFE_INTEGER ? 'withdraw' : withdraw ? 'withdraw' : 'top_up'
+        b.mode === 'tracking'
+          ? 'amount'
+          : balance === 0
+            ? 'top_up'
+            : balance === Number.MAX_SAFE_INTEGER
+              ? 'withdraw'
+              : withdraw
+                ? 'withdraw'
+                : 'top_up'
       const amount =
         name === 'amount'
           ? seed % 1_000_001
@@ -164,18 +177,21 @@ describe('money operations: properties', () => {
     let moved = 0
     let total = 0
     fc.assert(
-      fc.property(fc.oneof({ arbitrary: fitted, weight: 4 }, { arbitrary: anyCase, weight: 1 }), ({ budget: b, today, caller, op: [name, respond], amount }) => {
-        total++
-        const r = respond({ ...patch(caller, { amount_cents: amount }, b), today, session: session(caller) })
-        if (r.status !== 200) return
-        moved++
-        const before: Budget = advanceBudget(b, today)
-        const field = name === 'amount' ? 'period_amount_cents' : 'balance_cents'
-        for (const key of budgetFields) if (key !== field) expect(r.budget[key], key).toEqual(before[key])
-        if (name === 'amount') expect(r.budget.period_amount_cents).toBe(amount)
-        else expect(r.budget.balance_cents).toBe((before.balance_cents ?? 0) + (name === 'top_up' ? amount : -amount))
-        expect(r.budget.balance_cents === null || r.budget.balance_cents >= 0).toBe(true)
-      }),
+      fc.property(
+        fc.oneof({ arbitrary: fitted, weight: 4 }, { arbitrary: anyCase, weight: 1 }),
+        ({ budget: b, today, caller, op: [name, respond], amount }) => {
+          total++
+          const r = respond({ ...patch(caller, { amount_cents: amount }, b), today, session: session(caller) })
+          if (r.status !== 200) return
+          moved++
+          const before: Budget = advanceBudget(b, today)
+          const field = name === 'amount' ? 'period_amount_cents' : 'balance_cents'
+          for (const key of budgetFields) if (key !== field) expect(r.budget[key], key).toEqual(before[key])
+          if (name === 'amount') expect(r.budget.period_amount_cents).toBe(amount)
+          else expect(r.budget.balance_cents).toBe((before.balance_cents ?? 0) + (name === 'top_up' ? amount : -amount))
+          expect(r.budget.balance_cents === null || r.budget.balance_cents >= 0).toBe(true)
+        }
+      ),
       { numRuns: runs(2000) }
     )
     expect(moved / total).toBeGreaterThanOrEqual(0.5)

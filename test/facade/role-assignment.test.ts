@@ -56,7 +56,12 @@ const NOT_IN_LIST = 'is not included in the list'
 
 describe('respondRoleAssignment: contract section 4 first', () => {
   it('row 1: no Authorization is a 401 with an empty body', () => {
-    expect(respondRoleAssignment({ ...context('owner', '{"role":"admin"}'), request: { headers: { 'company-id': 'c-1' }, body: '{"role":"admin"}' } })).toEqual({
+    expect(
+      respondRoleAssignment({
+        ...context('owner', '{"role":"admin"}'),
+        request: { headers: { 'company-id': 'c-1' }, body: '{"role":"admin"}' }
+      })
+    ).toEqual({
       status: 401,
       headers: EMPTY_HEADERS,
       body: null,
@@ -87,7 +92,12 @@ describe('respondRoleAssignment: contract section 4 first', () => {
   })
 
   it('row 3: no company-id is a 401 with an empty body (the endpoint requires it)', () => {
-    expect(respondRoleAssignment({ ...context('owner', '{"role":"admin"}'), request: { headers: { Authorization: 'Bearer key-1' }, body: '{"role":"admin"}' } })).toEqual({
+    expect(
+      respondRoleAssignment({
+        ...context('owner', '{"role":"admin"}'),
+        request: { headers: { Authorization: 'Bearer key-1' }, body: '{"role":"admin"}' }
+      })
+    ).toEqual({
       status: 401,
       headers: EMPTY_HEADERS,
       body: null,
@@ -100,7 +110,9 @@ describe('respondRoleAssignment: contract section 4 first', () => {
   })
 
   it('row 4: a company the caller is not a member of is a 404', () => {
-    expect(respondRoleAssignment({ ...context('owner', '{"role":"admin"}'), session: { ...sessionOf('owner'), memberships: {} } })).toEqual({
+    expect(
+      respondRoleAssignment({ ...context('owner', '{"role":"admin"}'), session: { ...sessionOf('owner'), memberships: {} } })
+    ).toEqual({
       status: 404,
       headers: JSON_HEADERS,
       body: NOT_FOUND,
@@ -114,7 +126,10 @@ describe('respondRoleAssignment: contract section 4 first', () => {
   })
 
   it('reads headers given as a Fetch Headers object', () => {
-    const r = respondRoleAssignment({ ...context('owner', '{"role":"admin"}'), request: { headers: new Headers(HEADERS), body: '{"role":"admin"}' } })
+    const r = respondRoleAssignment({
+      ...context('owner', '{"role":"admin"}'),
+      request: { headers: new Headers(HEADERS), body: '{"role":"admin"}' }
+    })
     expect([r.status, r.body]).toEqual([200, { user_id: 'u-2', role: 'admin' }])
   })
 })
@@ -128,13 +143,19 @@ describe('respondRoleAssignment: row 5, the path names a member (company_member_
       body: NOT_FOUND,
       reasons: [...authenticated('owner'), { rule: 'role.member', detail: 'user u-2 is not a member of company c-1' }]
     })
-    const row4 = respondRoleAssignment({ ...context('owner', '{"role":"admin"}'), session: { ...sessionOf('owner'), memberships: {} } })
+    const row4 = respondRoleAssignment({
+      ...context('owner', '{"role":"admin"}'),
+      session: { ...sessionOf('owner'), memberships: {} }
+    })
     expect([r.status, r.headers, JSON.stringify(r.body)]).toEqual([row4.status, row4.headers, JSON.stringify(row4.body)])
   })
 
-  it('comes before the caller\'s rights: a member naming a non-member gets the 404, not the 401', () => {
+  it("comes before the caller's rights: a member naming a non-member gets the 404, not the 401", () => {
     const r = respondRoleAssignment(context('member', 'not json', { company_member_ids: [] }))
-    expect([r.status, r.reasons.at(-1)]).toEqual([404, { rule: 'role.member', detail: 'user u-2 is not a member of company c-1' }])
+    expect([r.status, r.reasons.at(-1)]).toEqual([
+      404,
+      { rule: 'role.member', detail: 'user u-2 is not a member of company c-1' }
+    ])
   })
 
   it('a member passes, and the rule is among the reasons', () => {
@@ -156,14 +177,17 @@ describe('respondRoleAssignment: row 5, the path names a member (company_member_
 
 describe('respondRoleAssignment: row 6, only an owner or admin', () => {
   it.each([[[] as string[]], [['budgets_manage']], [['roles_manage', 'budgets_manage']]])(
-    'a member (permissions %j) gets the guard\'s 401, whatever the body',
+    "a member (permissions %j) gets the guard's 401, whatever the body",
     (permissions) => {
       const r = respondRoleAssignment({ ...context('member', 'not even json'), session: sessionOf('member', permissions) })
       expect(r).toEqual({
         status: 401,
         headers: JSON_HEADERS,
         body: GUARD,
-        reasons: [...authenticated('member'), { rule: 'role.permission', detail: 'user u-caller (role member) may not assign roles' }]
+        reasons: [
+          ...authenticated('member'),
+          { rule: 'role.permission', detail: 'user u-caller (role member) may not assign roles' }
+        ]
       })
     }
   )
@@ -186,7 +210,11 @@ describe('respondRoleAssignment: row 7, the body is a JSON object', () => {
       status: 400,
       headers: JSON_HEADERS,
       body: { error: 'bad_request', message },
-      reasons: [...authenticated('admin'), { rule: 'role.permission', detail: 'role admin' }, { rule: 'role.body', detail: message }]
+      reasons: [
+        ...authenticated('admin'),
+        { rule: 'role.permission', detail: 'role admin' },
+        { rule: 'role.body', detail: message }
+      ]
     })
   })
 })
@@ -254,7 +282,7 @@ describe('respondRoleAssignment: row 10, the assignment', () => {
     })
   })
 
-  it('ignores other keys: the user is the path\'s, not the body\'s', () => {
+  it("ignores other keys: the user is the path's, not the body's", () => {
     const r = respondRoleAssignment(context('owner', '{"role":"admin","user_id":"u-9","permissions":["all"]}'))
     expect([r.status, r.body]).toEqual([200, { user_id: 'u-2', role: 'admin' }])
   })
@@ -273,9 +301,15 @@ describe('respondRoleAssignment: malformed server input is a 500', () => {
     ['a user_id that is a number', { user_id: 2 }, 'malformed server input at user_id'],
     ['company_member_ids not a list', { company_member_ids: 'u-2' }, 'malformed server input at company_member_ids'],
     ['company_member_ids with a number', { company_member_ids: ['u-2', 3] }, 'malformed server input at company_member_ids'],
-    ['a session whose role is not a role', { session: { user: { id: 'u', email_verified: true }, memberships: { 'c-1': { role: 'Owner', permissions: [] } } } }, 'malformed server input at session.memberships.c-1.role']
+    [
+      'a session whose role is not a role',
+      { session: { user: { id: 'u', email_verified: true }, memberships: { 'c-1': { role: 'Owner', permissions: [] } } } },
+      'malformed server input at session.memberships.c-1.role'
+    ]
   ])('%s', (_, patch, detail) => {
-    expect(respondRoleAssignment({ ...context('owner', '{"role":"admin"}'), ...patch } as RoleAssignmentContext)).toEqual(internal(detail))
+    expect(respondRoleAssignment({ ...context('owner', '{"role":"admin"}'), ...patch } as RoleAssignmentContext)).toEqual(
+      internal(detail)
+    )
   })
 
   it('the codec of the context tells the same contexts apart as the facade', () => {
@@ -285,9 +319,9 @@ describe('respondRoleAssignment: malformed server input is a 500', () => {
   })
 
   it('echoes an empty X-Request-Id when request_id is not a string', () => {
-    expect(respondRoleAssignment({ ...context('owner', '{"role":"admin"}'), request_id: 7 } as unknown as RoleAssignmentContext)).toEqual(
-      internal('malformed server input at request_id', '')
-    )
+    expect(
+      respondRoleAssignment({ ...context('owner', '{"role":"admin"}'), request_id: 7 } as unknown as RoleAssignmentContext)
+    ).toEqual(internal('malformed server input at request_id', ''))
   })
 
   it('a getter that throws is a 500 server.unexpected, never an exception', () => {
@@ -334,7 +368,21 @@ const roleArb: fc.Arbitrary<Role> = fc.constantFrom('owner', 'admin', 'member')
 
 /** Values that are not roles: near misses by case, spaces and look-alikes, and other JSON types. */
 const notARole = fc.oneof(
-  fc.constantFrom('Owner', 'OWNER', 'Admin', 'MEMBER', ' owner', 'admin ', '\towner', 'member\n', '\u043ewner', 'adm1n', '', 'manager', 'owners'),
+  fc.constantFrom(
+    'Owner',
+    'OWNER',
+    'Admin',
+    'MEMBER',
+    ' owner',
+    'admin ',
+    '\towner',
+    'member\n',
+    '\u043ewner',
+    'adm1n',
+    '',
+    'manager',
+    'owners'
+  ),
   fc.string().filter((s) => s !== 'owner' && s !== 'admin' && s !== 'member'),
   fc.integer(),
   fc.boolean(),
@@ -348,13 +396,22 @@ const sentArb: fc.Arbitrary<Sent> = fc.oneof(
   { arbitrary: notARole.map((value) => ({ kind: 'not-a-role' as const, value })), weight: 2 },
   {
     arbitrary: fc
-      .oneof(fc.constant('null'), fc.constant('[]'), fc.integer().map(String), fc.string().map((s) => JSON.stringify(s)), fc.array(fc.jsonValue(), { maxLength: 3 }).map((a) => JSON.stringify(a)))
+      .oneof(
+        fc.constant('null'),
+        fc.constant('[]'),
+        fc.integer().map(String),
+        fc.string().map((s) => JSON.stringify(s)),
+        fc.array(fc.jsonValue(), { maxLength: 3 }).map((a) => JSON.stringify(a))
+      )
       .map((text) => ({ kind: 'not-an-object' as const, text })),
     weight: 1
   },
   {
     arbitrary: fc
-      .oneof(fc.constant(undefined), fc.constantFrom('', ' ', '{', '{"role":', "{'role':'admin'}", 'role=admin', 'undefined', '{"role":"admin",}'))
+      .oneof(
+        fc.constant(undefined),
+        fc.constantFrom('', ' ', '{', '{"role":', "{'role':'admin'}", 'role=admin', 'undefined', '{"role":"admin",}')
+      )
       .map((text) => ({ kind: 'not-json' as const, text })),
     weight: 1
   }
@@ -374,11 +431,21 @@ const othersArb = fc.dictionary(
 const caseArb: fc.Arbitrary<Case> = fc.record({
   arrival: fc.oneof(
     { arbitrary: fc.constant<Arrival>('ok'), weight: 19 },
-    { arbitrary: fc.constantFrom<Arrival>('no-authorization', 'not-bearer', 'no-user', 'unverified', 'no-company', 'not-member'), weight: 1 }
+    {
+      arbitrary: fc.constantFrom<Arrival>('no-authorization', 'not-bearer', 'no-user', 'unverified', 'no-company', 'not-member'),
+      weight: 1
+    }
   ),
-  caller: fc.oneof({ arbitrary: fc.constantFrom<Role>('owner', 'admin'), weight: 5 }, { arbitrary: fc.constant<Role>('member'), weight: 1 }),
+  caller: fc.oneof(
+    { arbitrary: fc.constantFrom<Role>('owner', 'admin'), weight: 5 },
+    { arbitrary: fc.constant<Role>('member'), weight: 1 }
+  ),
   permissions: fc.subarray(['budgets_manage', 'roles_manage']),
-  listed: fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: fc.constant(true), weight: 3 }, { arbitrary: fc.constant(false), weight: 1 }),
+  listed: fc.oneof(
+    { arbitrary: fc.constant(undefined), weight: 3 },
+    { arbitrary: fc.constant(true), weight: 3 },
+    { arbitrary: fc.constant(false), weight: 1 }
+  ),
   sent: sentArb,
   others: othersArb
 })
@@ -398,11 +465,13 @@ const bodyText = (c: Case): string | undefined => {
 }
 
 const contextOf = (c: Case): RoleAssignmentContext => {
-  const authorization = c.arrival === 'no-authorization' ? {} : { Authorization: c.arrival === 'not-bearer' ? 'Basic a2V5' : 'bearer  key-1' }
+  const authorization =
+    c.arrival === 'no-authorization' ? {} : { Authorization: c.arrival === 'not-bearer' ? 'Basic a2V5' : 'bearer  key-1' }
   const company = c.arrival === 'no-company' ? {} : { 'Company-Id': 'c-1' }
   const body = bodyText(c)
   return {
-    request: body === undefined ? { headers: { ...authorization, ...company } } : { headers: { ...authorization, ...company }, body },
+    request:
+      body === undefined ? { headers: { ...authorization, ...company } } : { headers: { ...authorization, ...company }, body },
     session:
       c.arrival === 'no-user'
         ? { user: null, memberships: {} }
@@ -424,7 +493,11 @@ const expected = (c: Case): { status: number; body: unknown; rule: string } => {
     case 'no-user':
       return { status: 401, body: null, rule: 'auth.bearer' }
     case 'unverified':
-      return { status: 401, body: { error: 'email_not_verified', message: 'Email address not verified' }, rule: 'auth.email_verified' }
+      return {
+        status: 401,
+        body: { error: 'email_not_verified', message: 'Email address not verified' },
+        rule: 'auth.email_verified'
+      }
     case 'no-company':
       return { status: 401, body: null, rule: 'auth.company_header' }
     case 'not-member':
@@ -493,10 +566,21 @@ describe('respondRoleAssignment: properties', () => {
 describe('respondRoleAssignment: hostile input', () => {
   it('never throws on any body, and answers it with a status of R-70', () => {
     fc.assert(
-      fc.property(fc.option(fc.oneof(fc.string(), fc.json(), fc.jsonValue().map((v) => JSON.stringify({ role: v }))), { nil: undefined }), roleArb, (body, caller) => {
-        const r = respondRoleAssignment(context(caller, body))
-        expect([200, 400, 401, 403, 422]).toContain(r.status)
-      }),
+      fc.property(
+        fc.option(
+          fc.oneof(
+            fc.string(),
+            fc.json(),
+            fc.jsonValue().map((v) => JSON.stringify({ role: v }))
+          ),
+          { nil: undefined }
+        ),
+        roleArb,
+        (body, caller) => {
+          const r = respondRoleAssignment(context(caller, body))
+          expect([200, 400, 401, 403, 422]).toContain(r.status)
+        }
+      ),
       { numRuns: runs(500) }
     )
   })

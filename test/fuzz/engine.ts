@@ -29,7 +29,16 @@ import {
   withThrowingGetter
 } from './hostile'
 import { changedAt, describe, notJsonAt, prototypeChanges, snapshot } from './inspect'
-import { entryPoints, FACADE_STATUSES, facadeReplyViolations, genericSpec, mayUpdate, type Path, type Spec, buildSpecs } from './targets'
+import {
+  entryPoints,
+  FACADE_STATUSES,
+  facadeReplyViolations,
+  genericSpec,
+  mayUpdate,
+  type Path,
+  type Spec,
+  buildSpecs
+} from './targets'
 import { BUDGET_FIELDS, budgetProblems, COMPANY, isRealDate, type Who } from './values'
 
 type Lib = Readonly<Record<string, unknown>>
@@ -88,7 +97,13 @@ const caseArb = (spec: Spec): fc.Arbitrary<Case> => {
     {
       weight: 12,
       arbitrary: fc
-        .record({ choices: choicesArb, hostile: hostileArb, text: hostileTextArb, preferText: fc.nat({ max: 3 }).map((n) => n > 0), focus: fc.nat({ max: 3 }).map((n) => n > 0) })
+        .record({
+          choices: choicesArb,
+          hostile: hostileArb,
+          text: hostileTextArb,
+          preferText: fc.nat({ max: 3 }).map((n) => n > 0),
+          focus: fc.nat({ max: 3 }).map((n) => n > 0)
+        })
         .map((r): Change => ({ kind: 'hostile', ...r }))
     },
     { weight: 1, arbitrary: fc.record({ choices: choicesArb, key: fc.nat() }).map((r): Change => ({ kind: 'getter', ...r })) },
@@ -96,9 +111,19 @@ const caseArb = (spec: Spec): fc.Arbitrary<Case> => {
     { weight: 1, arbitrary: fc.constant<Change>({ kind: 'frozen' }) }
   ]
   if (spec.rows !== undefined)
-    changes.push({ weight: 4, arbitrary: fc.record({ choices: choicesArb, how: fc.constantFrom(...R18_TRANSFORMS) }).map((r): Change => ({ kind: 'row', ...r })) })
+    changes.push({
+      weight: 4,
+      arbitrary: fc
+        .record({ choices: choicesArb, how: fc.constantFrom(...R18_TRANSFORMS) })
+        .map((r): Change => ({ kind: 'row', ...r }))
+    })
   if (spec.headers !== undefined)
-    changes.push({ weight: 3, arbitrary: fc.record({ choices: choicesArb, how: fc.constantFrom(...HEADER_TRANSFORMS) }).map((r): Change => ({ kind: 'headers', ...r })) })
+    changes.push({
+      weight: 3,
+      arbitrary: fc
+        .record({ choices: choicesArb, how: fc.constantFrom(...HEADER_TRANSFORMS) })
+        .map((r): Change => ({ kind: 'headers', ...r }))
+    })
   return fc.record({ args: spec.args, change: fc.oneof(...changes) })
 }
 
@@ -107,7 +132,10 @@ const isPlainContainer = (u: unknown): u is Record<string | number, unknown> =>
 
 /** fast-check's records may have a null prototype: valid arguments are made plain objects. */
 const isRecord = (u: unknown): u is Record<string, unknown> =>
-  typeof u === 'object' && u !== null && !Array.isArray(u) && (Object.getPrototypeOf(u) === Object.prototype || Object.getPrototypeOf(u) === null)
+  typeof u === 'object' &&
+  u !== null &&
+  !Array.isArray(u) &&
+  (Object.getPrototypeOf(u) === Object.prototype || Object.getPrototypeOf(u) === null)
 
 const childKeys = (u: unknown): ReadonlyArray<string | number> => {
   if (!isPlainContainer(u)) return []
@@ -133,7 +161,11 @@ const pickPath = (args: ReadonlyArray<unknown>, choices: ReadonlyArray<number>, 
 }
 
 /** A declared place (`*` is any element of an array), or null when there is none. */
-const resolvePattern = (args: ReadonlyArray<unknown>, patterns: ReadonlyArray<Path>, choices: ReadonlyArray<number>): Path | null => {
+const resolvePattern = (
+  args: ReadonlyArray<unknown>,
+  patterns: ReadonlyArray<Path>,
+  choices: ReadonlyArray<number>
+): Path | null => {
   const pattern = patterns[(choices[0] ?? 0) % patterns.length]
   if (pattern === undefined) return null
   let node: unknown = args
@@ -146,7 +178,7 @@ const resolvePattern = (args: ReadonlyArray<unknown>, patterns: ReadonlyArray<Pa
     }
     if (!isPlainContainer(node)) return null
     path.push(key)
-    node = (node)[key]
+    node = node[key]
   }
   return path
 }
@@ -194,21 +226,39 @@ const whereOf = (spec: Spec, path: Path): string =>
 
 /** The arguments of a case, hostile values built fresh (a proxy, a getter that counts its reads). */
 const materialize = (spec: Spec, c: Case): Run => {
-  const plain = (copyPlain(c.args) as ReadonlyArray<unknown>)
+  const plain = copyPlain(c.args) as ReadonlyArray<unknown>
   const none: Run = { args: plain, where: '', path: null, what: 'valid arguments', kind: 'none', equivalent: false }
   const ch = c.change
   switch (ch.kind) {
     case 'none':
       return none
     case 'frozen':
-      return { args: deepFreeze(plain), where: '', path: null, what: 'every argument deep-frozen', kind: 'frozen', equivalent: true }
+      return {
+        args: deepFreeze(plain),
+        where: '',
+        path: null,
+        what: 'every argument deep-frozen',
+        kind: 'frozen',
+        equivalent: true
+      }
     case 'hostile': {
       const root = ch.focus && spec.focus !== undefined ? resolvePattern(plain, spec.focus, ch.choices) : null
-      const path = root === null ? pickPath(plain, ch.choices, false) : [...root, ...pickPath([valueAt(plain, root)], ch.choices.slice(1), false).slice(1)]
+      const path =
+        root === null
+          ? pickPath(plain, ch.choices, false)
+          : [...root, ...pickPath([valueAt(plain, root)], ch.choices.slice(1), false).slice(1)]
       if (path.length === 0) return none
       const old = valueAt(plain, path)
       const value = typeof old === 'string' && ch.preferText ? ch.text : buildHostile(ch.hostile)
-      return { args: replaceAt(plain, path, () => value), where: whereOf(spec, path), path, what: `${whereOf(spec, path)} = ${describe(value)}`, kind: 'hostile', value, equivalent: false }
+      return {
+        args: replaceAt(plain, path, () => value),
+        where: whereOf(spec, path),
+        path,
+        what: `${whereOf(spec, path)} = ${describe(value)}`,
+        kind: 'hostile',
+        value,
+        equivalent: false
+      }
     }
     case 'getter':
     case 'own key': {
@@ -219,23 +269,51 @@ const materialize = (spec: Spec, c: Case): Run => {
         const keys = childKeys(target)
         if (keys.length === 0) return none
         const key = String(keys[ch.key % keys.length])
-        return { args: replaceAt(plain, path, (o) => withThrowingGetter(o as object, key)), where: `${whereOf(spec, path)}.${key}`, path, what: `${whereOf(spec, path)}.${key} is a getter that throws`, kind: 'getter', equivalent: false }
+        return {
+          args: replaceAt(plain, path, (o) => withThrowingGetter(o as object, key)),
+          where: `${whereOf(spec, path)}.${key}`,
+          path,
+          what: `${whereOf(spec, path)}.${key} is a getter that throws`,
+          kind: 'getter',
+          equivalent: false
+        }
       }
       const key = PROTOTYPE_KEYS[ch.key % PROTOTYPE_KEYS.length] ?? '__proto__'
-      return { args: replaceAt(plain, path, (o) => withOwnKey(o as object, key)), where: whereOf(spec, path), path, what: `${whereOf(spec, path)} has an own key ${key}`, kind: 'own key', equivalent: false }
+      return {
+        args: replaceAt(plain, path, (o) => withOwnKey(o as object, key)),
+        where: whereOf(spec, path),
+        path,
+        what: `${whereOf(spec, path)} has an own key ${key}`,
+        kind: 'own key',
+        equivalent: false
+      }
     }
     case 'row': {
       const path = resolvePattern(plain, spec.rows ?? [], ch.choices)
       const row = path === null ? undefined : valueAt(plain, path)
       if (path === null || !isPlainContainer(row) || Array.isArray(row)) return none
       const name = path.at(-1) === undefined || typeof path.at(-1) === 'number' ? 'record' : String(path.at(-1))
-      return { args: replaceAt(plain, path, () => asR18(ch.how, row, name)), where: whereOf(spec, path), path, what: `${whereOf(spec, path)} as a ${ch.how}`, kind: 'row', equivalent: true }
+      return {
+        args: replaceAt(plain, path, () => asR18(ch.how, row, name)),
+        where: whereOf(spec, path),
+        path,
+        what: `${whereOf(spec, path)} as a ${ch.how}`,
+        kind: 'row',
+        equivalent: true
+      }
     }
     case 'headers': {
       const path = resolvePattern(plain, spec.headers ?? [], ch.choices)
       const headers = path === null ? null : asHeaders(ch.how, valueAt(plain, path))
       if (path === null || headers === null) return none
-      return { args: replaceAt(plain, path, () => headers), where: whereOf(spec, path), path, what: `${whereOf(spec, path)} as ${ch.how}`, kind: 'headers', equivalent: true }
+      return {
+        args: replaceAt(plain, path, () => headers),
+        where: whereOf(spec, path),
+        path,
+        what: `${whereOf(spec, path)} as ${ch.how}`,
+        kind: 'headers',
+        equivalent: true
+      }
     }
   }
 }
@@ -244,7 +322,9 @@ const materialize = (spec: Spec, c: Case): Run => {
 // calls and checks
 // -------------------------------------------------------------------------------------
 
-type Outcome = { readonly ok: true; readonly value: unknown; readonly ms: number } | { readonly ok: false; readonly error: unknown; readonly ms: number }
+type Outcome =
+  | { readonly ok: true; readonly value: unknown; readonly ms: number }
+  | { readonly ok: false; readonly error: unknown; readonly ms: number }
 
 export interface Probe {
   /** Called before each call: the watchdog of the main thread sees progress. */
@@ -300,9 +380,16 @@ const ownValue = (o: unknown, key: string): unknown => {
 }
 
 /** What the contract fixes about a facade's status for this run, if anything. */
-const expectedStatuses = (spec: Spec, run: Run, plainArgs: ReadonlyArray<unknown>): { readonly allowed: ReadonlyArray<number>; readonly why: string } | null => {
+const expectedStatuses = (
+  spec: Spec,
+  run: Run,
+  plainArgs: ReadonlyArray<unknown>
+): { readonly allowed: ReadonlyArray<number>; readonly why: string } | null => {
   const group = spec.group ?? 'other'
-  const clientOnly = { allowed: FACADE_STATUSES[group], why: 'the server side is valid: only the request can be wrong, never a 500' }
+  const clientOnly = {
+    allowed: FACADE_STATUSES[group],
+    why: 'the server side is valid: only the request can be wrong, never a 500'
+  }
   if (spec.generic === true) return null
   if (run.kind === 'none' || run.equivalent) return clientOnly
   const path = run.path ?? []
@@ -324,7 +411,10 @@ const expectedStatuses = (spec: Spec, run: Run, plainArgs: ReadonlyArray<unknown
   if (top !== 'budget') return null
   const mutated = (run.args[0] as Record<string, unknown>).budget
   // Authentication (contract 4 rows 1-4) may come first: an unverified email is a 401 either way.
-  const session = context.session as { user: { id: string; email_verified: boolean }; memberships: Record<string, { role: string; permissions: ReadonlyArray<string> }> }
+  const session = context.session as {
+    user: { id: string; email_verified: boolean }
+    memberships: Record<string, { role: string; permissions: ReadonlyArray<string> }>
+  }
   const unverified = session.user.email_verified ? [] : [401]
   if (path.length === 2)
     return run.value === null
@@ -341,8 +431,21 @@ const expectedStatuses = (spec: Spec, run: Run, plainArgs: ReadonlyArray<unknown
   if (second === 'company_id') return { allowed: [404, 500, ...unverified], why: 'company_id is not a string' }
   const m = session.memberships[COMPANY]
   const who: Who =
-    m?.role === 'admin' ? 'admin' : m?.role === 'owner' ? 'owner' : m?.permissions.includes('budgets_manage') === true ? 'budgets_manage' : session.user.id === 'u-manager' ? 'manager' : session.user.id === 'u-comanager' ? 'co_manager' : 'member'
-  const passes = group === 'money' ? who === 'admin' || who === 'owner' || who === 'budgets_manage' : mayUpdate(who, context.budget as Record<string, unknown>)
+    m?.role === 'admin'
+      ? 'admin'
+      : m?.role === 'owner'
+        ? 'owner'
+        : m?.permissions.includes('budgets_manage') === true
+          ? 'budgets_manage'
+          : session.user.id === 'u-manager'
+            ? 'manager'
+            : session.user.id === 'u-comanager'
+              ? 'co_manager'
+              : 'member'
+  const passes =
+    group === 'money'
+      ? who === 'admin' || who === 'owner' || who === 'budgets_manage'
+      : mayUpdate(who, context.budget as Record<string, unknown>)
   return passes && session.user.email_verified && second !== 'manager_id' && second !== 'co_manager_id'
     ? { allowed: [500], why: `a stored budget with ${problems.join(', ')} is malformed (R-17): 500, nothing to persist` }
     : { allowed: [401, 500], why: `a stored budget with ${problems.join(', ')} is malformed (R-17)` }
@@ -397,12 +500,16 @@ export const judge = (spec: Spec, fn: Fn, self: unknown, c: Case, probe: Probe):
   const reads = readsOverOne()
   const violations: Array<string> = []
   const mutated = changedAt(before, run.args)
-  if (mutated !== null) violations.push(`mutated its input at ${mutated.replace(/^\[(\d+)\]/, (_, i: string) => spec.params[Number(i)] ?? `arg${i}`)}`)
+  if (mutated !== null)
+    violations.push(
+      `mutated its input at ${mutated.replace(/^\[(\d+)\]/, (_, i: string) => spec.params[Number(i)] ?? `arg${i}`)}`
+    )
   const bound = holdsHugeValue(run.args) ? SLOW_HUGE_MS : SLOW_MS
   if (out.ms > bound) {
     // Once more on fresh arguments: a pause of the collector is not a hang.
     const again = invoke(spec, fn, self, materialize(spec, c).args, probe)
-    if (again.ms > bound) violations.push(`took over ${bound} ms twice (a hang in the making) :: ${Math.round(Math.min(out.ms, again.ms))} ms`)
+    if (again.ms > bound)
+      violations.push(`took over ${bound} ms twice (a hang in the making) :: ${Math.round(Math.min(out.ms, again.ms))} ms`)
     out = again.ms < out.ms ? again : out
   }
   for (const change of prototypeChanges()) violations.push(`polluted a prototype: ${change}`)
@@ -427,11 +534,13 @@ export const judge = (spec: Spec, fn: Fn, self: unknown, c: Case, probe: Probe):
       if ((out.error as TypeError).message.trim() === '') violations.push('threw a TypeError without a message')
       else if (outside !== null) {
         const named = outside.split('.').at(-1) ?? outside
-        if (!(out.error as TypeError).message.includes(named)) violations.push(`threw a TypeError that does not name ${outside} (R-19)`)
+        if (!(out.error as TypeError).message.includes(named))
+          violations.push(`threw a TypeError that does not name ${outside} (R-19)`)
       }
     } else if (outcome === 'caller error' && mayPassCallerError) {
       // the caller's own getter or proxy threw, and the error went back to it unchanged
-    } else if (outcome === 'caller error') violations.push(`let the error of the caller's own getter or proxy escape :: ${errorText(out.error)}`)
+    } else if (outcome === 'caller error')
+      violations.push(`let the error of the caller's own getter or proxy escape :: ${errorText(out.error)}`)
     else violations.push(`threw ${errorText(out.error)}`)
   } else {
     if (outside !== null) violations.push(`returned for ${outside} outside its type (R-19: a TypeError naming it)`)
@@ -442,7 +551,10 @@ export const judge = (spec: Spec, fn: Fn, self: unknown, c: Case, probe: Probe):
       const json = notJsonAt(reply.body)
       if (json !== null) violations.push(`the body is not JSON at ${json}`)
       const expected = expectedStatuses(spec, run, c.args)
-      if (expected !== null && !expected.allowed.includes(reply.status as number)) violations.push(`replied a status the contract rules out (${expected.why}) :: ${String(reply.status)}, not ${expected.allowed.join('/')}`)
+      if (expected !== null && !expected.allowed.includes(reply.status as number))
+        violations.push(
+          `replied a status the contract rules out (${expected.why}) :: ${String(reply.status)}, not ${expected.allowed.join('/')}`
+        )
       const reasons: ReadonlyArray<unknown> = Array.isArray(reply.reasons) ? reply.reasons : []
       deep = reasons.some((r) => {
         const rule = (r as { rule?: unknown } | null)?.rule
@@ -461,9 +573,15 @@ export const judge = (spec: Spec, fn: Fn, self: unknown, c: Case, probe: Probe):
     // The same call on the plain arguments must give the same answer.
     const plain = invoke(spec, fn, self, copyPlain(c.args) as ReadonlyArray<unknown>, probe)
     prototypeChanges()
-    if (plain.ok !== out.ok) violations.push(`${out.ok ? 'returned' : `threw ${errorName(out.error)}`} where the plain arguments ${plain.ok ? 'return' : 'throw'}`)
+    if (plain.ok !== out.ok)
+      violations.push(
+        `${out.ok ? 'returned' : `threw ${errorName(out.error)}`} where the plain arguments ${plain.ok ? 'return' : 'throw'}`
+      )
     else if (plain.ok && out.ok) {
-      const same = spec.kind === 'facade' ? isDeepStrictEqual(replyView(plain.value), replyView(out.value)) : isDeepStrictEqual(view(plain.value), view(out.value))
+      const same =
+        spec.kind === 'facade'
+          ? isDeepStrictEqual(replyView(plain.value), replyView(out.value))
+          : isDeepStrictEqual(view(plain.value), view(out.value))
       if (!same)
         violations.push(
           spec.kind === 'facade'
@@ -595,7 +713,15 @@ export class Fuzz {
           verdict = judge(spec, entry.fn, entry.self, c, probe)
         } catch (e) {
           // A fault of the fuzz itself: reported, never hidden.
-          verdict = { violations: [`the fuzz failed: ${errorText(e)}`], where: '', what: '', kind: 'none', deep: false, outcome: 'other error', ms: 0 }
+          verdict = {
+            violations: [`the fuzz failed: ${errorText(e)}`],
+            where: '',
+            what: '',
+            kind: 'none',
+            deep: false,
+            outcome: 'other error',
+            ms: 0
+          }
         }
         outcomes[verdict.outcome]++
         changes[verdict.kind] = (changes[verdict.kind] ?? 0) + 1
@@ -611,7 +737,16 @@ export class Fuzz {
             found.set(key, { ...seen, failure: { ...seen.failure, count: seen.failure.count + 1 } })
             continue
           }
-          const failure: Failure = { name, key, violation, where: verdict.where, input: describeCase(spec, c), count: 1, firstRun: index, shrunk: false }
+          const failure: Failure = {
+            name,
+            key,
+            violation,
+            where: verdict.where,
+            input: describeCase(spec, c),
+            count: 1,
+            firstRun: index,
+            shrunk: false
+          }
           found.set(key, { failure, index })
           events.failure(failure)
         }
@@ -621,7 +756,15 @@ export class Fuzz {
     )
     const ms = performance.now() - t0
     const stats: Stats = { runs: Math.max(0, index + 1 - skip), deep, outcomes, changes, deepChanges, maxMs }
-    events.runsDone({ name, kind: spec.kind, generic: spec.generic ?? false, seed, ms, stats, failures: [...found.values()].map((f) => f.failure) })
+    events.runsDone({
+      name,
+      kind: spec.kind,
+      generic: spec.generic ?? false,
+      seed,
+      ms,
+      stats,
+      failures: [...found.values()].map((f) => f.failure)
+    })
 
     // Shrink each group to a small input, within a time budget.
     const shrinkStart = performance.now()

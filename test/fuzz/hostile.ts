@@ -59,8 +59,11 @@ const throwingProxy = <T extends object>(target: T, text: string): T => {
 // -------------------------------------------------------------------------------------
 
 const reads = new Map<string, number>()
-export const resetReads = (): void => { reads.clear(); }
-export const readsOverOne = (): ReadonlyArray<string> => [...reads].filter(([, n]) => n > 1).map(([k, n]) => `${k} read ${n} times`)
+export const resetReads = (): void => {
+  reads.clear()
+}
+export const readsOverOne = (): ReadonlyArray<string> =>
+  [...reads].filter(([, n]) => n > 1).map(([k, n]) => `${k} read ${n} times`)
 const count = (key: string): void => {
   reads.set(key, (reads.get(key) ?? 0) + 1)
 }
@@ -208,13 +211,23 @@ const BUILDERS: ReadonlyArray<() => unknown> = [
   () => labelled(new Array<unknown>(5), 'new Array(5) (holes)'),
   () =>
     labelled(
-      JSON.parse('{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"prototype":{"polluted":true}}') as object,
+      JSON.parse(
+        '{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"prototype":{"polluted":true}}'
+      ) as object,
       'JSON.parse(\'{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"prototype":{...}}\')'
     ),
   deepObject,
   deepArray,
-  () => labelled(Array.from({ length: 100_000 }, (_, i) => i), 'an array of 100,000 numbers'),
-  () => labelled(Array.from({ length: 100_000 }, (_, i) => `s${i}`), 'an array of 100,000 strings'),
+  () =>
+    labelled(
+      Array.from({ length: 100_000 }, (_, i) => i),
+      'an array of 100,000 numbers'
+    ),
+  () =>
+    labelled(
+      Array.from({ length: 100_000 }, (_, i) => `s${i}`),
+      'an array of 100,000 strings'
+    ),
   () => labelled(new Array<unknown>(100_000), 'new Array(100000) (holes)'),
   () => labelled({ length: 2 ** 32 - 1 }, '{ length: 2 ** 32 - 1 }'),
   () => new Thing(),
@@ -269,7 +282,23 @@ export const buildHostile = (h: Hostile): unknown => ('builder' in h ? (BUILDERS
  */
 export const unitArb: fc.Arbitrary<string> = fc.oneof(
   { weight: 6, arbitrary: fc.string({ minLength: 1, maxLength: 1 }) },
-  { weight: 2, arbitrary: fc.constantFrom('\uD800', '\uDBFF', '\uDC00', '\uDFFF', '\u0000', '\u007F', '\u00E9', '\uFFFD', '\uFEFF', '\u202E', '💶', '\u{10FFFF}') },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      '\uD800',
+      '\uDBFF',
+      '\uDC00',
+      '\uDFFF',
+      '\u0000',
+      '\u007F',
+      '\u00E9',
+      '\uFFFD',
+      '\uFEFF',
+      '\u202E',
+      '💶',
+      '\u{10FFFF}'
+    )
+  },
   { weight: 1, arbitrary: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)) }
 )
 
@@ -308,7 +337,13 @@ export const hostileArb: fc.Arbitrary<Hostile> = fc.oneof(
 // transforms that keep the meaning (R-18, R-54) and hostile ones applied in place
 // -------------------------------------------------------------------------------------
 
-export const R18_TRANSFORMS = ['class instance', 'ORM row with getters', 'Object.create(row)', 'own getters', 'null prototype'] as const
+export const R18_TRANSFORMS = [
+  'class instance',
+  'ORM row with getters',
+  'Object.create(row)',
+  'own getters',
+  'null prototype'
+] as const
 export type R18Transform = (typeof R18_TRANSFORMS)[number]
 
 /** A row as an ORM or a data mapper returns it: a class instance holding the fields as its own. */
@@ -367,7 +402,9 @@ export type HeaderTransform = (typeof HEADER_TRANSFORMS)[number]
 
 /** A valid header name and value: what `new Headers` takes without changing it. */
 const cleanHeader = (name: string, value: unknown): boolean =>
-  /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) && typeof value === 'string' && /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$|^$/.test(value)
+  /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) &&
+  typeof value === 'string' &&
+  /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$|^$/.test(value)
 
 /** The same headers in another form R-54 accepts, or `null` when they have no faithful one. */
 export const asHeaders = (how: HeaderTransform, headers: unknown): unknown => {

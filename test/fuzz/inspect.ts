@@ -14,7 +14,12 @@ type Snap =
   | { readonly t: 'prim'; readonly v: unknown }
   | { readonly t: 'opaque'; readonly ref: object }
   | { readonly t: 'seen'; readonly ref: object }
-  | { readonly t: 'big'; readonly ref: object; readonly items: ReadonlyArray<unknown>; readonly sample: ReadonlyArray<readonly [number, Snap]> }
+  | {
+      readonly t: 'big'
+      readonly ref: object
+      readonly items: ReadonlyArray<unknown>
+      readonly sample: ReadonlyArray<readonly [number, Snap]>
+    }
   | {
       readonly t: 'obj'
       readonly ref: object
@@ -69,10 +74,18 @@ export const snapshot = (value: unknown, seen = new Set<object>()): Snap => {
         : { get: Reflect.get(d, 'get') as unknown, set: Reflect.get(d, 'set') as unknown, e: d.enumerable, c: d.configurable }
     ])
   }
-  return { t: 'obj', ref: o, proto: Object.getPrototypeOf(o) as object | null, extensible: Object.isExtensible(o), props, slots: slotsOf(o) }
+  return {
+    t: 'obj',
+    ref: o,
+    proto: Object.getPrototypeOf(o) as object | null,
+    extensible: Object.isExtensible(o),
+    props,
+    slots: slotsOf(o)
+  }
 }
 
-const keyText = (key: PropertyKey): string => (typeof key === 'symbol' ? `[${String(key)}]` : /^\d+$/.test(key.toString()) ? `[${key.toString()}]` : `.${key.toString()}`)
+const keyText = (key: PropertyKey): string =>
+  typeof key === 'symbol' ? `[${String(key)}]` : /^\d+$/.test(key.toString()) ? `[${key.toString()}]` : `.${key.toString()}`
 
 /** The path of the first difference between a snapshot and the value now, or `null`. */
 export const changedAt = (snap: Snap, value: unknown, path = ''): string | null => {
@@ -232,7 +245,8 @@ export const describe = (u: unknown, depth = 0, seen = new Set<object>()): strin
       ? ''
       : proto === null
         ? '[null prototype] '
-        : typeof (proto as { constructor?: unknown }).constructor === 'function' && Object.prototype.hasOwnProperty.call(proto, 'constructor')
+        : typeof (proto as { constructor?: unknown }).constructor === 'function' &&
+            Object.prototype.hasOwnProperty.call(proto, 'constructor')
           ? `${String((proto.constructor as { name?: string }).name)} `
           : `Object.create(${describe(proto, depth + 1, seen)}) `
   const keys = Reflect.ownKeys(o)

@@ -73,11 +73,18 @@ export class FuzzPool {
       stderr: false
     })
     this.worker = worker
-    await this.ask(() => undefined, (m) => m.type === 'ready')
+    await this.ask(
+      () => undefined,
+      (m) => m.type === 'ready'
+    )
   }
 
   /** Posts a request and waits for the answer, watching progress all the while. */
-  private ask<T extends Message>(send: (w: Worker) => void, done: (m: Message) => m is T, onMessage: (m: Message) => void = () => undefined): Promise<T> {
+  private ask<T extends Message>(
+    send: (w: Worker) => void,
+    done: (m: Message) => m is T,
+    onMessage: (m: Message) => void = () => undefined
+  ): Promise<T> {
     const worker = this.worker
     if (worker === null) return Promise.reject(new Error('no worker'))
     return new Promise<T>((resolve, reject) => {
@@ -103,8 +110,12 @@ export class FuzzPool {
           resolve(m)
         } else onMessage(m)
       }
-      const onError = (e: Error) => { stall(`the worker died: ${e.message}`); }
-      const onExit = (code: number) => { stall(`the worker exited with code ${code}`); }
+      const onError = (e: Error) => {
+        stall(`the worker died: ${e.message}`)
+      }
+      const onExit = (code: number) => {
+        stall(`the worker exited with code ${code}`)
+      }
       const cleanup = () => {
         clearInterval(timer)
         worker.off('message', onMsg)
@@ -120,7 +131,9 @@ export class FuzzPool {
 
   async list(): Promise<ReadonlyArray<Entry>> {
     const m = await this.ask(
-      (w) => { w.postMessage({ type: 'list' }); },
+      (w) => {
+        w.postMessage({ type: 'list' })
+      },
       (m): m is Extract<Message, { type: 'list' }> => m.type === 'list'
     )
     return m.entries
@@ -136,7 +149,9 @@ export class FuzzPool {
       const seen: { partial: TargetResult | null } = { partial: null }
       try {
         const m = await this.ask(
-          (w) => { w.postMessage({ type: 'run', name, runs, seed, skip }); },
+          (w) => {
+            w.postMessage({ type: 'run', name, runs, seed, skip })
+          },
           (m): m is Extract<Message, { type: 'done' }> => m.type === 'done',
           (m) => {
             if (m.type === 'failure') eager.set(m.failure.key, m.failure)
@@ -155,21 +170,37 @@ export class FuzzPool {
           break
         }
         const input = await this.describe(name, seed, e.index)
-        extra.push({ name, key: `${name} | hang | run ${e.index}`, violation: e.why, where: '', input, count: 1, firstRun: e.index, shrunk: false })
+        extra.push({
+          name,
+          key: `${name} | hang | run ${e.index}`,
+          violation: e.why,
+          where: '',
+          input,
+          count: 1,
+          firstRun: e.index,
+          shrunk: false
+        })
         merged = merge(merged, {
           name,
           kind: 'typed',
           generic: false,
           seed,
           ms: 0,
-          stats: { runs: e.index - skip, deep: 0, outcomes: { returned: 0, TypeError: 0, 'caller error': 0, 'other error': 0 }, changes: {}, deepChanges: {}, maxMs: 0 },
+          stats: {
+            runs: e.index - skip,
+            deep: 0,
+            outcomes: { returned: 0, TypeError: 0, 'caller error': 0, 'other error': 0 },
+            changes: {},
+            deepChanges: {},
+            maxMs: 0
+          },
           failures: [...eager.values()]
         })
         skip = e.index + 1
         if (restarts + 1 >= MAX_RESTARTS || skip >= runs) break
       }
     }
-    const result: TargetResult = { ...(merged), failures: [...(merged).failures, ...extra] }
+    const result: TargetResult = { ...merged, failures: [...merged.failures, ...extra] }
     report(result)
     return result
   }
@@ -177,7 +208,9 @@ export class FuzzPool {
   private async describe(name: string, seed: number, index: number): Promise<string> {
     try {
       const m = await this.ask(
-        (w) => { w.postMessage({ type: 'describe', name, seed, index }); },
+        (w) => {
+          w.postMessage({ type: 'describe', name, seed, index })
+        },
         (m): m is Extract<Message, { type: 'described' }> => m.type === 'described'
       )
       return m.text

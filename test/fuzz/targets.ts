@@ -101,7 +101,8 @@ const own = (o: unknown, key: string): unknown => {
 const when = (cond: boolean, violation: string): ReadonlyArray<string> => (cond ? ok : [violation])
 
 /** R-19: never a garbage date (`0NaN-NaN-01`), whatever the arguments. */
-const dateOrNull = (what: string) => (r: unknown) => when(r === null || isRealDate(r), `${what} returned a date that is not real (R-19) :: ${describe(r)}`)
+const dateOrNull = (what: string) => (r: unknown) =>
+  when(r === null || isRealDate(r), `${what} returned a date that is not real (R-19) :: ${describe(r)}`)
 
 const isEither = (r: unknown): boolean => isObject(r) && (r._tag === 'Left' || r._tag === 'Right')
 const eitherCheck = (r: unknown) => when(isEither(r), 'did not return an Either')
@@ -110,7 +111,8 @@ const trailCheck = (r: unknown) => when(isObject(r) && Array.isArray(r.reasons) 
 /** A query string as encoders write it: well-formed, URL-safe characters, every escape decodable. */
 export const queryTextViolations = (r: unknown): ReadonlyArray<string> => {
   if (typeof r !== 'string') return ['did not return a string']
-  if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(r)) return ['returned text with a lone surrogate']
+  if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(r))
+    return ['returned text with a lone surrogate']
   if (!/^[A-Za-z0-9\-_.!~*'()%&=]*$/.test(r)) return [`returned characters that are not URL-safe :: ${r.slice(0, 60)}`]
   for (const part of r.split(/[&=]/))
     try {
@@ -126,13 +128,15 @@ const periodsCheck = (r: unknown, args: ReadonlyArray<unknown>): ReadonlyArray<s
   const n = args[2]
   const out: Array<string> = []
   if (r.length > 1000) out.push(`returned more than 1,000 periods (R-19) :: ${r.length}`)
-  if (typeof n === 'number' && Number.isInteger(n) && r.length > Math.max(0, n)) out.push(`returned more than n periods :: ${r.length} for n = ${n}`)
+  if (typeof n === 'number' && Number.isInteger(n) && r.length > Math.max(0, n))
+    out.push(`returned more than n periods :: ${r.length} for n = ${n}`)
   r.forEach((p: unknown, i) => {
     if (!isObject(p) || !isRealDate(p.starts_on) || !(p.ends_on === null || isRealDate(p.ends_on)))
       out.push(`a period has a date that is not real (R-19) :: period ${i}: ${describe(p)}`)
-    else if (p.ends_on !== null && (p.ends_on) <= (p.starts_on)) out.push(`a period is empty :: period ${i}`)
+    else if (p.ends_on !== null && p.ends_on <= p.starts_on) out.push(`a period is empty :: period ${i}`)
     const next: unknown = r[i + 1]
-    if (isObject(p) && isObject(next) && p.ends_on !== next.starts_on) out.push(`periods are not contiguous :: periods ${i} and ${i + 1}`)
+    if (isObject(p) && isObject(next) && p.ends_on !== next.starts_on)
+      out.push(`periods are not contiguous :: periods ${i} and ${i + 1}`)
   })
   return out.slice(0, 2)
 }
@@ -219,7 +223,8 @@ const filterArb = fieldTypeArb.chain((type) =>
   })
 )
 
-const RULE_IDS = (lib: Lib): ReadonlyArray<string> => Object.keys((lib.rules as Record<string, unknown> | undefined) ?? { 'server.input': 0 })
+const RULE_IDS = (lib: Lib): ReadonlyArray<string> =>
+  Object.keys((lib.rules as Record<string, unknown> | undefined) ?? { 'server.input': 0 })
 
 const problemArb = (lib: Lib): fc.Arbitrary<unknown> => {
   const p = (lib.problem ?? {}) as Record<string, (...a: ReadonlyArray<unknown>) => unknown>
@@ -230,23 +235,50 @@ const problemArb = (lib: Lib): fc.Arbitrary<unknown> => {
       return typeof f === 'function' ? f(...a) : { _tag: 'InternalError', rule: 'server.input', detail: 'x' }
     })
   return fc.oneof(
-    ...['unauthenticated', 'emailNotVerified', 'guardRejected', 'notFound', 'badRequest', 'preconditionFailed', 'conflict', 'internalError', 'denied'].map(
-      (name) => make(name, fc.tuple(rule, fc.string({ maxLength: 10 })))
-    ),
+    ...[
+      'unauthenticated',
+      'emailNotVerified',
+      'guardRejected',
+      'notFound',
+      'badRequest',
+      'preconditionFailed',
+      'conflict',
+      'internalError',
+      'denied'
+    ].map((name) => make(name, fc.tuple(rule, fc.string({ maxLength: 10 })))),
     make('rateLimited', fc.tuple(rule, fc.nat({ max: 3600 }))),
     make('upstream', fc.tuple(rule, fc.constantFrom(502, 503, 504), fc.string({ maxLength: 10 }))),
-    make('forbidden', fc.tuple(rule, fc.constantFrom('budgets/cannot_change_manager', 'roles/owner_required'), fc.string({ maxLength: 10 }))),
-    make('invalid', fc.tuple(rule, fc.array(fc.record({ field: fc.constantFrom('name', '__proto__', 'x'), messages: fc.array(fc.string(), { maxLength: 2 }) }), { maxLength: 3 }))),
+    make(
+      'forbidden',
+      fc.tuple(rule, fc.constantFrom('budgets/cannot_change_manager', 'roles/owner_required'), fc.string({ maxLength: 10 }))
+    ),
+    make(
+      'invalid',
+      fc.tuple(
+        rule,
+        fc.array(
+          fc.record({ field: fc.constantFrom('name', '__proto__', 'x'), messages: fc.array(fc.string(), { maxLength: 2 }) }),
+          { maxLength: 3 }
+        )
+      )
+    ),
     make('rangeNotSatisfiable', fc.tuple(rule, fc.nat({ max: 10_000 }), fc.constant(2000)))
   )
 }
 
-const reasonsArb = (lib: Lib) => fc.array(fc.record({ rule: fc.constantFrom(...RULE_IDS(lib)), detail: fc.string({ maxLength: 10 }) }), { maxLength: 3 })
+const reasonsArb = (lib: Lib) =>
+  fc.array(fc.record({ rule: fc.constantFrom(...RULE_IDS(lib)), detail: fc.string({ maxLength: 10 }) }), { maxLength: 3 })
 
 const sentArb = fc.array(
   fc.record({
     key: fc.constantFrom(...UPDATE_FIELDS, 'currency', 'colour', '__proto__'),
-    value: fc.oneof(fc.string({ maxLength: 8 }), fc.integer({ min: -1, max: 400 }), dateArb, fc.constant(null), fc.constantFrom('month', 'everyone'))
+    value: fc.oneof(
+      fc.string({ maxLength: 8 }),
+      fc.integer({ min: -1, max: 400 }),
+      dateArb,
+      fc.constant(null),
+      fc.constantFrom('month', 'everyone')
+    )
   }),
   { maxLength: 4 }
 )
@@ -259,8 +291,26 @@ const rutArb = (lib: Lib) =>
   })
 
 const roleBodyArb: fc.Arbitrary<string | undefined> = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom('owner', 'admin', 'member', 'Owner', ' owner', 'ADMIN', '', null, 1).map((role) => JSON.stringify({ role })) },
-  { weight: 1, arbitrary: fc.constantFrom(undefined, '', '[]', 'null', '{}', '{"__proto__":{"role":"owner"}}', '{"role":"admin","role":"owner"}', '{"role":"\\ud800"}', '{"role":') }
+  {
+    weight: 6,
+    arbitrary: fc
+      .constantFrom('owner', 'admin', 'member', 'Owner', ' owner', 'ADMIN', '', null, 1)
+      .map((role) => JSON.stringify({ role }))
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      undefined,
+      '',
+      '[]',
+      'null',
+      '{}',
+      '{"__proto__":{"role":"owner"}}',
+      '{"role":"admin","role":"owner"}',
+      '{"role":"\\ud800"}',
+      '{"role":'
+    )
+  }
 )
 
 const recipientBodyArb = (lib: Lib): fc.Arbitrary<string | undefined> =>
@@ -276,7 +326,19 @@ const recipientBodyArb = (lib: Lib): fc.Arbitrary<string | undefined> =>
         })
         .map((r) => JSON.stringify({ bank_recipient: r }))
     },
-    { weight: 1, arbitrary: fc.constantFrom(undefined, '', '[]', '{}', '{"bank_recipient":null}', '{"bank_recipient":[]}', '{"__proto__":{"bank_recipient":{}}}', '{"bank_recipient":{"rut":') }
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        undefined,
+        '',
+        '[]',
+        '{}',
+        '{"bank_recipient":null}',
+        '{"bank_recipient":[]}',
+        '{"__proto__":{"bank_recipient":{}}}',
+        '{"bank_recipient":{"rut":'
+      )
+    }
   )
 
 // -------------------------------------------------------------------------------------
@@ -299,7 +361,8 @@ const callerOutside = (c: unknown): string | null => {
     if (!isObject(c)) return 'caller'
     if (typeof c.user_id !== 'string') return 'caller.user_id'
     if (!['owner', 'admin', 'member'].includes(c.role as string)) return 'caller.role'
-    if (!Array.isArray(c.permissions) || !(c.permissions as ReadonlyArray<unknown>).every((p) => typeof p === 'string')) return 'caller.permissions'
+    if (!Array.isArray(c.permissions) || !(c.permissions as ReadonlyArray<unknown>).every((p) => typeof p === 'string'))
+      return 'caller.permissions'
     return null
   } catch {
     return 'caller'
@@ -312,19 +375,35 @@ const numberOutside = (u: unknown, name: string): string | null => (typeof u !==
 // the table
 // -------------------------------------------------------------------------------------
 
-const REPLY_KINDS = ['bad_request', 'unauthorized', 'forbidden', 'not_found', 'conflict', 'precondition_failed', 'range_not_satisfiable', 'validation', 'rate_limited', 'server_error', 'upstream', 'unexpected']
+const REPLY_KINDS = [
+  'bad_request',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'precondition_failed',
+  'range_not_satisfiable',
+  'validation',
+  'rate_limited',
+  'server_error',
+  'upstream',
+  'unexpected'
+]
 
 const parsedProblemCheck = (r: unknown, args: ReadonlyArray<unknown>, valid: boolean): ReadonlyArray<string> => {
   if (!isObject(r)) return ['did not return an object']
   const out: Array<string> = []
   if (typeof r.status !== 'number' || !Number.isInteger(r.status)) out.push('status is not an integer')
   if (!REPLY_KINDS.includes(r.kind as string)) out.push(`returned a kind that is not one :: ${describe(r.kind)}`)
-  if (typeof r.status === 'number' && r.kind !== (KIND_OF_STATUS[r.status] ?? 'unexpected')) out.push(`returned a kind that is not the status's (contract 9) :: kind ${describe(r.kind)} for status ${r.status}`)
+  if (typeof r.status === 'number' && r.kind !== (KIND_OF_STATUS[r.status] ?? 'unexpected'))
+    out.push(`returned a kind that is not the status's (contract 9) :: kind ${describe(r.kind)} for status ${r.status}`)
   const given = own(args[0], 'status')
-  if (valid && typeof given === 'number' && Number.isInteger(given) && r.status !== given) out.push(`returned another status than the reply's :: ${describe(r.status)} for ${given}`)
+  if (valid && typeof given === 'number' && Number.isInteger(given) && r.status !== given)
+    out.push(`returned another status than the reply's :: ${describe(r.status)} for ${given}`)
   for (const key of ['code', 'message', 'request_id'])
     if (key in r && typeof r[key] !== 'string') out.push(`${key} is not a string`)
-  if ('retry_after_s' in r && !isSafeNat(r.retry_after_s)) out.push(`returned a retry_after_s that is not whole seconds :: ${describe(r.retry_after_s)}`)
+  if ('retry_after_s' in r && !isSafeNat(r.retry_after_s))
+    out.push(`returned a retry_after_s that is not whole seconds :: ${describe(r.retry_after_s)}`)
   if ('field_errors' in r) {
     const fe = r.field_errors
     if (!isObject(fe) || !Object.values(fe).every((v) => Array.isArray(v) && v.every((s) => typeof s === 'string')))
@@ -349,24 +428,30 @@ const retryCheck = (r: unknown, args: ReadonlyArray<unknown>): ReadonlyArray<str
   const status = d('status')
   const attempt = d('attempt')
   if (typeof attempt === 'number' && attempt >= 5) out.push(`retried after 5 retries or more :: attempt ${attempt}`)
-  if (status !== 429 && !TRANSIENT.includes(status as number)) out.push(`retried a status that is neither 429 nor 500/502/503/504 :: ${describe(status)}`)
+  if (status !== 429 && !TRANSIENT.includes(status as number))
+    out.push(`retried a status that is neither 429 nor 500/502/503/504 :: ${describe(status)}`)
   if (TRANSIENT.includes(status as number) && !IDEMPOTENT.includes(method as string))
-    out.push(`retried a method that is not exactly GET, HEAD, OPTIONS, PUT, PATCH or DELETE on a 5xx (R-55) :: ${describe(method)} on ${String(status)}`)
+    out.push(
+      `retried a method that is not exactly GET, HEAD, OPTIONS, PUT, PATCH or DELETE on a 5xx (R-55) :: ${describe(method)} on ${String(status)}`
+    )
   return out
 }
 
 const replyViolations = (r: unknown, requestId: unknown): ReadonlyArray<string> => {
   if (!isObject(r)) return ['did not return an object']
   const out: Array<string> = []
-  if (typeof r.status !== 'number' || !Number.isInteger(r.status) || r.status < 200 || r.status > 599) out.push(`replied a status outside 200..599 :: ${describe(r.status)}`)
+  if (typeof r.status !== 'number' || !Number.isInteger(r.status) || r.status < 200 || r.status > 599)
+    out.push(`replied a status outside 200..599 :: ${describe(r.status)}`)
   const h = r.headers
   if (!isObject(h)) out.push('headers is not an object')
   else {
     if (!Object.values(h).every((v) => typeof v === 'string')) out.push('a header value is not a string')
     if (typeof h['X-Request-Id'] !== 'string') out.push('no X-Request-Id')
-    else if (typeof requestId === 'string' && h['X-Request-Id'] !== requestId) out.push('X-Request-Id is not the request id given')
-    if ((r.body === null) === ('Content-Type' in h)) out.push('Content-Type present exactly when there is a body: not so')
-    if (r.status === 429 && !/^\d+$/.test(String(h['Retry-After']))) out.push(`replied a 429 whose Retry-After is not whole seconds (R-55) :: ${describe(h['Retry-After'])}`)
+    else if (typeof requestId === 'string' && h['X-Request-Id'] !== requestId)
+      out.push('X-Request-Id is not the request id given')
+    if ((r.body === null) === 'Content-Type' in h) out.push('Content-Type present exactly when there is a body: not so')
+    if (r.status === 429 && !/^\d+$/.test(String(h['Retry-After'])))
+      out.push(`replied a 429 whose Retry-After is not whole seconds (R-55) :: ${describe(h['Retry-After'])}`)
   }
   return out
 }
@@ -388,7 +473,11 @@ const budgetFacade = (group: FacadeGroup, body: (b: BudgetJson, today: string) =
   args: budgetContextArb(body).map((c) => [c]),
   rows: [[0, 'budget']],
   headers: [[0, 'request', 'headers']],
-  focus: [[0, 'request', 'body'], [0, 'request', 'headers'], [0, 'request', 'headers']]
+  focus: [
+    [0, 'request', 'body'],
+    [0, 'request', 'headers'],
+    [0, 'request', 'headers']
+  ]
 })
 
 export const buildSpecs = (lib: Lib): ReadonlyMap<string, Spec> => {
@@ -416,7 +505,10 @@ export const buildSpecs = (lib: Lib): ReadonlyMap<string, Spec> => {
         args: indexContextArb(lib).map((c) => [c]),
         rows: [[0, 'records', '*']],
         headers: [[0, 'request', 'headers']],
-        focus: [[0, 'request', 'query'], [0, 'request', 'headers']]
+        focus: [
+          [0, 'request', 'query'],
+          [0, 'request', 'headers']
+        ]
       }
     ],
 
@@ -427,19 +519,24 @@ export const buildSpecs = (lib: Lib): ReadonlyMap<string, Spec> => {
         group: 'role',
         params: ['context'],
         args: whoArb.chain((who) =>
-          fc.record(
-            {
-              request: fc.record({ headers: requestHeadersArb, body: roleBodyArb }, { requiredKeys: ['headers'] }),
-              session: sessionArb(who),
-              user_id: fc.constantFrom('u-member', 'u-admin', 'u-other'),
-              request_id: fc.constantFrom('req-1', 'req-2'),
-              company_member_ids: fc.constantFrom(['u-member', 'u-admin'], ['u-admin'])
-            },
-            { requiredKeys: ['request', 'session', 'user_id', 'request_id'] }
-          ).map((c) => [c])
+          fc
+            .record(
+              {
+                request: fc.record({ headers: requestHeadersArb, body: roleBodyArb }, { requiredKeys: ['headers'] }),
+                session: sessionArb(who),
+                user_id: fc.constantFrom('u-member', 'u-admin', 'u-other'),
+                request_id: fc.constantFrom('req-1', 'req-2'),
+                company_member_ids: fc.constantFrom(['u-member', 'u-admin'], ['u-admin'])
+              },
+              { requiredKeys: ['request', 'session', 'user_id', 'request_id'] }
+            )
+            .map((c) => [c])
         ),
         headers: [[0, 'request', 'headers']],
-        focus: [[0, 'request', 'body'], [0, 'request', 'headers']]
+        focus: [
+          [0, 'request', 'body'],
+          [0, 'request', 'headers']
+        ]
       }
     ],
     [
@@ -485,14 +582,20 @@ export const buildSpecs = (lib: Lib): ReadonlyMap<string, Spec> => {
               request: fc.record({ headers: requestHeadersArb, body: recipientBodyArb(lib) }, { requiredKeys: ['headers'] }),
               session: sessionArb(who),
               bank_ids: fc.constant(['bank-1', 'bank-2']),
-              enrolled: fc.array(fc.record({ rut: rutArb(lib), bank_id: fc.constant('bank-1'), account_number: fc.constant('12345678') }), { maxLength: 3 }),
+              enrolled: fc.array(
+                fc.record({ rut: rutArb(lib), bank_id: fc.constant('bank-1'), account_number: fc.constant('12345678') }),
+                { maxLength: 3 }
+              ),
               request_id: fc.constantFrom('req-1', 'req-2')
             })
             .map((c) => [c])
         ),
         rows: [[0, 'enrolled', '*']],
         headers: [[0, 'request', 'headers']],
-        focus: [[0, 'request', 'body'], [0, 'request', 'headers']]
+        focus: [
+          [0, 'request', 'body'],
+          [0, 'request', 'headers']
+        ]
       }
     ],
 
@@ -501,7 +604,10 @@ export const buildSpecs = (lib: Lib): ReadonlyMap<string, Spec> => {
       'parseErrorResponse',
       { kind: 'client', params: ['reply'], args: replyArb.map((r) => [r]), headers: [[0, 'headers']], check: parsedProblemCheck }
     ],
-    ['retryDecision', { kind: 'client', params: ['input'], args: retryInputArb.map((r) => [r]), headers: [[0, 'headers']], check: retryCheck }],
+    [
+      'retryDecision',
+      { kind: 'client', params: ['input'], args: retryInputArb.map((r) => [r]), headers: [[0, 'headers']], check: retryCheck }
+    ],
     [
       'buildQuery',
       {
@@ -541,7 +647,13 @@ export const buildSpecs = (lib: Lib): ReadonlyMap<string, Spec> => {
         params: ['endpoint', 'cursor', 'size'],
         args: fc.tuple(
           endpointArb,
-          fc.oneof(fc.constant({ after: null, seen_at_after: 0 }), fc.record({ after: fc.oneof(instantArb, fc.string({ unit: unitArb, maxLength: 4 })), seen_at_after: fc.nat({ max: 3000 }) })),
+          fc.oneof(
+            fc.constant({ after: null, seen_at_after: 0 }),
+            fc.record({
+              after: fc.oneof(instantArb, fc.string({ unit: unitArb, maxLength: 4 })),
+              seen_at_after: fc.nat({ max: 3000 })
+            })
+          ),
           fc.integer({ min: 1, max: 2000 })
         ),
         check: queryTextViolations
@@ -552,44 +664,82 @@ export const buildSpecs = (lib: Lib): ReadonlyMap<string, Spec> => {
       {
         kind: 'client',
         params: ['cursor', 'page'],
-        args: fc.tuple(fc.oneof(fc.constant({ after: null, seen_at_after: 0 }), fc.record({ after: instantArb, seen_at_after: fc.nat({ max: 30 }) })), pageArb),
+        args: fc.tuple(
+          fc.oneof(
+            fc.constant({ after: null, seen_at_after: 0 }),
+            fc.record({ after: instantArb, seen_at_after: fc.nat({ max: 30 }) })
+          ),
+          pageArb
+        ),
         rows: [[1, '*']],
         check: (r) =>
-          when(isObject(r) && (r.after === null || typeof r.after === 'string') && isSafeNat(r.seen_at_after), `did not return a live cursor :: ${describe(r)}`)
+          when(
+            isObject(r) && (r.after === null || typeof r.after === 'string') && isSafeNat(r.seen_at_after),
+            `did not return a live cursor :: ${describe(r)}`
+          )
       }
     ],
 
     // calendar
     ['addDays', typed(['date', 'n'], fc.tuple(dateArb, fc.integer({ min: -5000, max: 5000 })), { check: dateOrNull('addDays') })],
     ['daysInMonth', typed(['year', 'month'], fc.tuple(fc.integer({ min: 1, max: 9999 }), fc.integer({ min: 1, max: 12 })))],
-    ['isLeapYear', typed(['year'], fc.tuple(fc.integer({ min: 1, max: 9999 })), { check: (r) => when(typeof r === 'boolean', 'not a boolean') })],
+    [
+      'isLeapYear',
+      typed(['year'], fc.tuple(fc.integer({ min: 1, max: 9999 })), {
+        check: (r) => when(typeof r === 'boolean', 'not a boolean')
+      })
+    ],
     ['toDayNumber', typed(['date'], fc.tuple(dateArb))],
-    ['fromDayNumber', typed(['n'], fc.tuple(fc.integer({ min: -800_000, max: 3_000_000 })), { check: dateOrNull('fromDayNumber') })],
+    [
+      'fromDayNumber',
+      typed(['n'], fc.tuple(fc.integer({ min: -800_000, max: 3_000_000 })), { check: dateOrNull('fromDayNumber') })
+    ],
     [
       'isCalendarDate',
       typed(['u'], fc.tuple(fc.oneof(dateArb, fc.string({ maxLength: 10 }))), {
         unknownParams: [0],
-        check: (r, args) => when(r === isRealDate(args[0]), `disagrees with the independent date check :: ${String(r)} for ${describe(args[0])}`)
+        check: (r, args) =>
+          when(r === isRealDate(args[0]), `disagrees with the independent date check :: ${String(r)} for ${describe(args[0])}`)
       })
     ],
-    ['parseInstant', typed(['text'], fc.tuple(instantArb), {
-      check: (r) => when(r === null || (isObject(r) && Number.isSafeInteger(r.seconds) && isSafeNat(r.nanos) && (r.nanos) < 1e9), `did not return an instant or null :: ${describe(r)}`)
-    })],
+    [
+      'parseInstant',
+      typed(['text'], fc.tuple(instantArb), {
+        check: (r) =>
+          when(
+            r === null || (isObject(r) && Number.isSafeInteger(r.seconds) && isSafeNat(r.nanos) && r.nanos < 1e9),
+            `did not return an instant or null :: ${describe(r)}`
+          )
+      })
+    ],
     ['compareInstants', typed(['a', 'b'], fc.tuple(instantArb.map(instantValue), instantArb.map(instantValue)))],
-    ['parseHttpDate', typed(['text', 'referenceYear'], fc.tuple(httpDateArb, fc.integer({ min: 1900, max: 2100 })), {
-      check: (r) => when(r === null || Number.isSafeInteger(r), `did not return whole seconds or null :: ${describe(r)}`)
-    })],
+    [
+      'parseHttpDate',
+      typed(['text', 'referenceYear'], fc.tuple(httpDateArb, fc.integer({ min: 1900, max: 2100 })), {
+        check: (r) => when(r === null || Number.isSafeInteger(r), `did not return whole seconds or null :: ${describe(r)}`)
+      })
+    ],
 
     // schedules and budgets
-    ['boundaryOf', typed(['schedule', 'k'], fc.tuple(scheduleArb, fc.integer({ min: -100, max: 5000 })), { check: dateOrNull('boundaryOf') })],
+    [
+      'boundaryOf',
+      typed(['schedule', 'k'], fc.tuple(scheduleArb, fc.integer({ min: -100, max: 5000 })), { check: dateOrNull('boundaryOf') })
+    ],
     ['indexAt', typed(['schedule', 'date'], fc.tuple(scheduleArb, dateArb))],
     [
       'periodAt',
       typed(['schedule', 'date'], fc.tuple(scheduleArb, dateArb), {
-        check: (r) => when(r === null || (isObject(r) && isRealDate(r.starts_on) && (r.ends_on === null || isRealDate(r.ends_on))), `returned a period with a date that is not real (R-19) :: ${describe(r)}`)
+        check: (r) =>
+          when(
+            r === null || (isObject(r) && isRealDate(r.starts_on) && (r.ends_on === null || isRealDate(r.ends_on))),
+            `returned a period with a date that is not real (R-19) :: ${describe(r)}`
+          )
       })
     ],
-    ['nextBoundaryAfter', typed(['schedule', 'date'], fc.tuple(scheduleArb, dateArb), { check: dateOrNull('nextBoundaryAfter') })],
+    [
+      'nextBoundaryAfter',
+      typed(['schedule', 'date'], fc.tuple(scheduleArb, dateArb), { check: dateOrNull('nextBoundaryAfter') })
+    ],
     [
       'advanceBudget',
       typed(['budget', 'today'], budgetTodayArb, {
@@ -604,11 +754,17 @@ export const buildSpecs = (lib: Lib): ReadonlyMap<string, Spec> => {
     ],
     [
       'upcomingPeriods',
-      typed(['budget', 'today', 'n'], budgetTodayArb.chain(([b, t]) => fc.oneof(fc.nat({ max: 30 }), fc.constantFrom(0, 1000, 5000, Infinity, -1)).map((n) => [b, t, n])), {
-        rows: [[0]],
-        outside: (a) => budgetOutside(a[0]) ?? (isRealDate(a[1]) ? null : 'today') ?? numberOutside(a[2], 'n'),
-        check: periodsCheck
-      })
+      typed(
+        ['budget', 'today', 'n'],
+        budgetTodayArb.chain(([b, t]) =>
+          fc.oneof(fc.nat({ max: 30 }), fc.constantFrom(0, 1000, 5000, Infinity, -1)).map((n) => [b, t, n])
+        ),
+        {
+          rows: [[0]],
+          outside: (a) => budgetOutside(a[0]) ?? (isRealDate(a[1]) ? null : 'today') ?? numberOutside(a[2], 'n'),
+          check: periodsCheck
+        }
+      )
     ],
     [
       'permittedUpdateFields',
@@ -636,7 +792,11 @@ export const buildSpecs = (lib: Lib): ReadonlyMap<string, Spec> => {
           return [
             ...when(
               Array.isArray(fields) &&
-                fields.every((f, i) => UPDATE_FIELDS.includes(f as (typeof UPDATE_FIELDS)[number]) && (i === 0 || UPDATE_FIELDS.indexOf(f as never) > UPDATE_FIELDS.indexOf(fields[i - 1] as never))),
+                fields.every(
+                  (f, i) =>
+                    UPDATE_FIELDS.includes(f as (typeof UPDATE_FIELDS)[number]) &&
+                    (i === 0 || UPDATE_FIELDS.indexOf(f as never) > UPDATE_FIELDS.indexOf(fields[i - 1] as never))
+                ),
               `did not return update fields in order :: ${describe(fields)}`
             ),
             ...when(fresh, 'returned the same array twice (R-18: a fresh array each call)')
@@ -669,48 +829,117 @@ export const buildSpecs = (lib: Lib): ReadonlyMap<string, Spec> => {
     ['moneyStatus', typed(['budget'], fc.tuple(budgetArb), { rows: [[0]], check: trailCheck })],
     [
       'applyMoney',
-      typed(['operation', 'budget', 'amount'], fc.tuple(fc.constantFrom('top_up', 'withdraw', 'amount'), budgetArb.chain(money), fc.integer({ min: -10, max: 1_000_000 })), {
-        check: trailCheck
-      })
+      typed(
+        ['operation', 'budget', 'amount'],
+        fc.tuple(
+          fc.constantFrom('top_up', 'withdraw', 'amount'),
+          budgetArb.chain(money),
+          fc.integer({ min: -10, max: 1_000_000 })
+        ),
+        {
+          check: trailCheck
+        }
+      )
     ],
     [
       'decideUpdate',
       typed(
         ['request'],
         budgetTodayArb.chain(([b, today]) =>
-          fc.record({ rights: fc.constantFrom('full', 'manager'), budget: fc.constant(b), sent: sentArb, today: fc.constant(today), company_member_ids: fc.constant(['u-manager']) }).map((r) => [r])
+          fc
+            .record({
+              rights: fc.constantFrom('full', 'manager'),
+              budget: fc.constant(b),
+              sent: sentArb,
+              today: fc.constant(today),
+              company_member_ids: fc.constant(['u-manager'])
+            })
+            .map((r) => [r])
         ),
         { check: trailCheck }
       )
     ],
+    [
+      'validateUpdate',
+      typed(
+        ['request', 'changed'],
+        budgetTodayArb.chain(([b, today]) =>
+          fc
+            .record({
+              rights: fc.constantFrom('full', 'manager'),
+              budget: fc.constant(b),
+              sent: sentArb,
+              today: fc.constant(today),
+              company_member_ids: fc.constant(['u-manager'])
+            })
+            .map((r) => [r, r.sent])
+        ),
+        { check: trailCheck }
+      )
+    ],
+    ['reopen', typed(['budget', 'ends_on'], fc.tuple(budgetArb, fc.oneof(fc.constant(undefined), fc.constant(null), dateArb)))],
     ['authorizeUpdate', typed(['caller', 'budget'], fc.tuple(callerArb, budgetArb), { rows: [[1]], check: trailCheck })],
-    ['decodeUpdateBody', typed(['body'], budgetTodayArb.chain(([b, t]) => updateBodyArb(b, t)).map((s) => [s]), { check: eitherCheck })],
+    [
+      'decodeUpdateBody',
+      typed(
+        ['body'],
+        budgetTodayArb.chain(([b, t]) => updateBodyArb(b, t)).map((s) => [s]),
+        { check: eitherCheck }
+      )
+    ],
 
     // authentication
     [
       'authenticate',
-      typed(['request', 'session'], fc.tuple(fc.record({ headers: requestHeadersArb }), whoArb.chain(sessionArb)), { headers: [[0, 'headers']], check: trailCheck })
-    ],
-    [
-      'identify',
-      typed(['request', 'session'], fc.tuple(fc.record({ headers: requestHeadersArb }), whoArb.chain(sessionArb)), { headers: [[0, 'headers']], check: trailCheck })
-    ],
-    [
-      'budgetInScope',
-      typed(['scope', 'budget'], fc.tuple(callerArb.map((caller) => ({ company_id: COMPANY, caller })), fc.option(budgetArb, { nil: null })), {
-        rows: [[1]],
+      typed(['request', 'session'], fc.tuple(fc.record({ headers: requestHeadersArb }), whoArb.chain(sessionArb)), {
+        headers: [[0, 'headers']],
         check: trailCheck
       })
     ],
     [
-      'headerOf',
-      typed(['headers', 'name', 'normalise'], fc.tuple(requestHeadersArb, fc.constantFrom('authorization', 'Company-Id', 'x-missing')), {
-        headers: [[0]],
-        unknownParams: [0],
-        check: (r) => when(r === undefined || typeof r === 'string', 'not a string or undefined')
+      'identify',
+      typed(['request', 'session'], fc.tuple(fc.record({ headers: requestHeadersArb }), whoArb.chain(sessionArb)), {
+        headers: [[0, 'headers']],
+        check: trailCheck
       })
     ],
-    ['anyHeader', typed(['headers', 'name'], fc.tuple(replyArb.map((r) => r.headers), fc.constantFrom('retry-after', 'X-Request-Id', 'date')), { headers: [[0]], unknownParams: [0] })],
+    [
+      'budgetInScope',
+      typed(
+        ['scope', 'budget'],
+        fc.tuple(
+          callerArb.map((caller) => ({ company_id: COMPANY, caller })),
+          fc.option(budgetArb, { nil: null })
+        ),
+        {
+          rows: [[1]],
+          check: trailCheck
+        }
+      )
+    ],
+    [
+      'headerOf',
+      typed(
+        ['headers', 'name', 'normalise'],
+        fc.tuple(requestHeadersArb, fc.constantFrom('authorization', 'Company-Id', 'x-missing')),
+        {
+          headers: [[0]],
+          unknownParams: [0],
+          check: (r) => when(r === undefined || typeof r === 'string', 'not a string or undefined')
+        }
+      )
+    ],
+    [
+      'anyHeader',
+      typed(
+        ['headers', 'name'],
+        fc.tuple(
+          replyArb.map((r) => r.headers),
+          fc.constantFrom('retry-after', 'X-Request-Id', 'date')
+        ),
+        { headers: [[0]], unknownParams: [0] }
+      )
+    ],
 
     // replies and problems
     ['statusAndBody', typed(['problem'], fc.tuple(problemArb(lib)))],
@@ -723,77 +952,169 @@ export const buildSpecs = (lib: Lib): ReadonlyMap<string, Spec> => {
     ],
 
     // paging
-    ['defineEndpoint', typed(['endpoint'], endpointArb.map((e) => [{ path: e.path, fields: e.fields, sortable: e.sortable }]))],
-    ['fieldOf', typed(['endpoint', 'field'], fc.tuple(endpointArb, fc.constantFrom('amount', 'name', '__proto__', 'constructor', 'toString')), {
-      check: (r, _, valid) => when(!valid || r === undefined || isObject(r), 'did not return a field type or undefined')
-    })],
+    [
+      'defineEndpoint',
+      typed(
+        ['endpoint'],
+        endpointArb.map((e) => [{ path: e.path, fields: e.fields, sortable: e.sortable }])
+      )
+    ],
+    [
+      'fieldOf',
+      typed(
+        ['endpoint', 'field'],
+        fc.tuple(endpointArb, fc.constantFrom('amount', 'name', '__proto__', 'constructor', 'toString')),
+        {
+          check: (r, _, valid) => when(!valid || r === undefined || isObject(r), 'did not return a field type or undefined')
+        }
+      )
+    ],
     [
       'nextWindow',
-      typed(['window', 'received'], windowArb.chain((w) => fc.oneof(fc.nat({ max: 2600 }), fc.constant(w.end - w.start)).map((n) => [w, n])), {
-        outside: (a) => {
-          const w = a[0]
-          try {
-            if (!isObject(w)) return 'window'
-            return numberOutside(w.start, 'start') ?? numberOutside(w.end, 'end') ?? numberOutside(a[1], 'received')
-          } catch {
-            return 'window'
+      typed(
+        ['window', 'received'],
+        windowArb.chain((w) => fc.oneof(fc.nat({ max: 2600 }), fc.constant(w.end - w.start)).map((n) => [w, n])),
+        {
+          outside: (a) => {
+            const w = a[0]
+            try {
+              if (!isObject(w)) return 'window'
+              return numberOutside(w.start, 'start') ?? numberOutside(w.end, 'end') ?? numberOutside(a[1], 'received')
+            } catch {
+              return 'window'
+            }
+          },
+          check: (r, a, valid) => {
+            const w = a[0]
+            if (r === null || !valid) return ok
+            if (
+              !isObject(r) ||
+              typeof r.start !== 'number' ||
+              typeof r.end !== 'number' ||
+              !Number.isFinite(r.start) ||
+              !Number.isFinite(r.end) ||
+              r.end <= r.start
+            )
+              return [`did not return a window :: ${describe(r)}`]
+            if (isObject(w) && isSafeNat(w.start) && isSafeNat(w.end) && w.start <= w.end && isSafeNat(a[1])) {
+              const size = w.end - w.start
+              const expected = size <= 0 || a[1] < size ? null : { start: w.end, end: w.end + size }
+              return when(
+                r.start === expected?.start && r.end === expected.end,
+                `returned another window than the walk's :: ${describe(r)}, not ${describe(expected)}`
+              )
+            }
+            return ok
           }
-        },
-        check: (r, a, valid) => {
-          const w = a[0]
-          if (r === null || !valid) return ok
-          if (!isObject(r) || typeof r.start !== 'number' || typeof r.end !== 'number' || !Number.isFinite(r.start) || !Number.isFinite(r.end) || r.end <= r.start)
-            return [`did not return a window :: ${describe(r)}`]
-          if (isObject(w) && isSafeNat(w.start) && isSafeNat(w.end) && w.start <= w.end && isSafeNat(a[1])) {
-            const size = w.end - w.start
-            const expected = size <= 0 || a[1] < size ? null : { start: w.end, end: w.end + size }
-            return when(r.start === expected?.start && r.end === expected.end, `returned another window than the walk's :: ${describe(r)}, not ${describe(expected)}`)
-          }
-          return ok
         }
-      })
+      )
     ],
     [
       'decodeWindow',
       typed(
         ['endpoint', 'parameters'],
-        fc.tuple(endpointArb, fc.array(fc.tuple(fc.constantFrom('_start', '_end', '_order', '_field'), fc.oneof(fc.nat({ max: 100 }).map(String), fc.constantFrom('asc', 'desc', 'amount', 'x')))).map((ps) => new Map(ps))),
+        fc.tuple(
+          endpointArb,
+          fc
+            .array(
+              fc.tuple(
+                fc.constantFrom('_start', '_end', '_order', '_field'),
+                fc.oneof(fc.nat({ max: 100 }).map(String), fc.constantFrom('asc', 'desc', 'amount', 'x'))
+              )
+            )
+            .map((ps) => new Map(ps))
+        ),
         { check: eitherCheck }
       )
     ],
     ['checkWindowSize', typed(['window'], fc.tuple(windowArb), { check: eitherCheck })],
-    ['spellOrder', typed(['endpoint', 'order'], fc.tuple(fc.record({ orderCase: fc.constantFrom('lower', 'upper') }), fc.constantFrom('asc', 'desc')))],
+    [
+      'spellOrder',
+      typed(
+        ['endpoint', 'order'],
+        fc.tuple(fc.record({ orderCase: fc.constantFrom('lower', 'upper') }), fc.constantFrom('asc', 'desc'))
+      )
+    ],
     [
       'decodeFilter',
-      typed(['endpoint', 'key', 'text'], fc.tuple(fc.constant(null).map(bt), fc.constantFrom('amount[$gte]', 'status', 'created_at[$lt]', 'id[$in]', 'amount[$nin]'), fc.oneof(fc.nat().map(String), instantArb, fc.constant('["tx-1"]'), fc.constant('[1,2]'))), {
-        check: eitherCheck
-      })
+      typed(
+        ['endpoint', 'key', 'text'],
+        fc.tuple(
+          fc.constant(null).map(bt),
+          fc.constantFrom('amount[$gte]', 'status', 'created_at[$lt]', 'id[$in]', 'amount[$nin]'),
+          fc.oneof(fc.nat().map(String), instantArb, fc.constant('["tx-1"]'), fc.constant('[1,2]'))
+        ),
+        {
+          check: eitherCheck
+        }
+      )
     ],
     [
       'compileFilter',
-      typed(['filter', 'value'], filterArb.chain((f) => valueOfType(f.type).map((v) => [f, v])), {
-        call: (f, a) => (f(a[0]) as (v: unknown) => unknown)(a[1]),
-        check: (r) => when(typeof r === 'boolean', 'the predicate did not return a boolean')
-      })
+      typed(
+        ['filter', 'value'],
+        filterArb.chain((f) => valueOfType(f.type).map((v) => [f, v])),
+        {
+          call: (f, a) => (f(a[0]) as (v: unknown) => unknown)(a[1]),
+          check: (r) => when(typeof r === 'boolean', 'the predicate did not return a boolean')
+        }
+      )
     ],
-    ['fieldValue', typed(['type', 'u'], fieldTypeArb.chain((t) => valueOfType(t).map((v) => [t, v])), { unknownParams: [1] })],
+    [
+      'fieldValue',
+      typed(
+        ['type', 'u'],
+        fieldTypeArb.chain((t) => valueOfType(t).map((v) => [t, v])),
+        { unknownParams: [1] }
+      )
+    ],
     [
       'compareValues',
-      typed(['type', 'a', 'b'], fieldTypeArb.chain((t) => fc.tuple(valueOfType(t), valueOfType(t)).map(([a, b]) => [t, a, b])), {
-        call: (f, a) => (f(a[0]) as (x: unknown, y: unknown) => unknown)(a[1], a[2]),
-        check: (r, _, valid) => when(!valid || (typeof r === 'number' && !Number.isNaN(r)), `compared two values of the type to something else than a number :: ${String(r)}`)
-      })
+      typed(
+        ['type', 'a', 'b'],
+        fieldTypeArb.chain((t) => fc.tuple(valueOfType(t), valueOfType(t)).map(([a, b]) => [t, a, b])),
+        {
+          call: (f, a) => (f(a[0]) as (x: unknown, y: unknown) => unknown)(a[1], a[2]),
+          check: (r, _, valid) =>
+            when(
+              !valid || (typeof r === 'number' && !Number.isNaN(r)),
+              `compared two values of the type to something else than a number :: ${String(r)}`
+            )
+        }
+      )
     ],
     ['decodeQuery', typed(['query'], fc.tuple(queryArb('bankTransactions').map((q) => q ?? '')), { check: eitherCheck })],
     [
       'encodeQuery',
-      typed(['parameters'], fc.tuple(fc.array(fc.tuple(fc.string({ unit: unitArb, maxLength: 6 }), fc.string({ unit: unitArb, maxLength: 6 })), { maxLength: 5 })), {
-        // R-47: encoding never throws; a lone surrogate is written as U+FFFD
-        total: (a) => Array.isArray(a[0]) && (a[0] as ReadonlyArray<unknown>).every((p) => Array.isArray(p) && p.length === 2 && p.every((s) => typeof s === 'string')),
-        check: queryTextViolations
-      })
+      typed(
+        ['parameters'],
+        fc.tuple(
+          fc.array(fc.tuple(fc.string({ unit: unitArb, maxLength: 6 }), fc.string({ unit: unitArb, maxLength: 6 })), {
+            maxLength: 5
+          })
+        ),
+        {
+          // R-47: encoding never throws; a lone surrogate is written as U+FFFD
+          total: (a) =>
+            Array.isArray(a[0]) &&
+            (a[0] as ReadonlyArray<unknown>).every(
+              (p) => Array.isArray(p) && p.length === 2 && p.every((s) => typeof s === 'string')
+            ),
+          check: queryTextViolations
+        }
+      )
     ],
-    ['decodePageRequest', typed(['endpoint', 'query'], fc.tuple(fc.constant(null).map(bt), queryArb('bankTransactions').map((q) => q ?? '')), { check: trailCheck })],
+    [
+      'decodePageRequest',
+      typed(
+        ['endpoint', 'query'],
+        fc.tuple(
+          fc.constant(null).map(bt),
+          queryArb('bankTransactions').map((q) => q ?? '')
+        ),
+        { check: trailCheck }
+      )
+    ],
     [
       'selectPage',
       typed(
@@ -810,22 +1131,50 @@ export const buildSpecs = (lib: Lib): ReadonlyMap<string, Spec> => {
     ],
     [
       'firstK',
-      typed(['items', 'k', 'cmp'], fc.tuple(fc.array(fc.integer(), { maxLength: 200 }), fc.integer({ min: -1, max: 250 }), fc.constant((a: number, b: number) => a - b)), {
-        check: (r) => when(Array.isArray(r), 'not an array')
-      })
+      typed(
+        ['items', 'k', 'cmp'],
+        fc.tuple(
+          fc.array(fc.integer(), { maxLength: 200 }),
+          fc.integer({ min: -1, max: 250 }),
+          fc.constant((a: number, b: number) => a - b)
+        ),
+        {
+          check: (r) => when(Array.isArray(r), 'not an array')
+        }
+      )
     ],
     [
       'pageHeaders',
-      typed(['window', 'count', 'total'], windowArb.chain((w) => fc.tuple(fc.nat({ max: w.end - w.start }), fc.nat({ max: 10_000 })).map(([c, t]) => [w, c, t])), { check: eitherCheck })
+      typed(
+        ['window', 'count', 'total'],
+        windowArb.chain((w) => fc.tuple(fc.nat({ max: w.end - w.start }), fc.nat({ max: 10_000 })).map(([c, t]) => [w, c, t])),
+        { check: eitherCheck }
+      )
     ],
 
     // client helpers beyond the contract's table
-    ['kindOf', typed(['status'], fc.tuple(fc.integer({ min: 100, max: 599 })), { check: (r) => when(REPLY_KINDS.includes(r as string), `returned a kind that is not one :: ${describe(r)}`) })],
+    [
+      'kindOf',
+      typed(['status'], fc.tuple(fc.integer({ min: 100, max: 599 })), {
+        check: (r) => when(REPLY_KINDS.includes(r as string), `returned a kind that is not one :: ${describe(r)}`)
+      })
+    ],
     [
       'retryAfterSeconds',
-      typed(['value', 'now'], fc.tuple(fc.oneof(fc.nat().map(String), httpDateArb), fc.option(fc.integer({ min: dayOf('2020-01-01') * 86400, max: dayOf('2030-01-01') * 86400 }), { nil: undefined })), {
-        check: (r, _, valid) => when(!valid || r === undefined || (typeof r === 'number' && r >= 0 && Number.isFinite(r)), `returned a wait that is not a number of seconds >= 0 :: ${describe(r)}`)
-      })
+      typed(
+        ['value', 'now'],
+        fc.tuple(
+          fc.oneof(fc.nat().map(String), httpDateArb),
+          fc.option(fc.integer({ min: dayOf('2020-01-01') * 86400, max: dayOf('2030-01-01') * 86400 }), { nil: undefined })
+        ),
+        {
+          check: (r, _, valid) =>
+            when(
+              !valid || r === undefined || (typeof r === 'number' && r >= 0 && Number.isFinite(r)),
+              `returned a wait that is not a number of seconds >= 0 :: ${describe(r)}`
+            )
+        }
+      )
     ],
 
     // banking and roles
@@ -834,17 +1183,65 @@ export const buildSpecs = (lib: Lib): ReadonlyMap<string, Spec> => {
       typed(
         ['input', 'context'],
         fc.tuple(
-          fc.record({ rut: rutArb(lib), account_number: fc.constantFrom('12345678', '1234-5678-90', '12'), bank_id: fc.constantFrom('bank-1', 'bank-9'), name: fc.string({ maxLength: 10 }) }),
-          fc.record({ bank_ids: fc.constant(['bank-1', 'bank-2']), enrolled: fc.array(fc.record({ rut: rutArb(lib), bank_id: fc.constant('bank-1'), account_number: fc.constant('12345678') }), { maxLength: 2 }) })
+          fc.record({
+            rut: rutArb(lib),
+            account_number: fc.constantFrom('12345678', '1234-5678-90', '12'),
+            bank_id: fc.constantFrom('bank-1', 'bank-9'),
+            name: fc.string({ maxLength: 10 })
+          }),
+          fc.record({
+            bank_ids: fc.constant(['bank-1', 'bank-2']),
+            enrolled: fc.array(
+              fc.record({ rut: rutArb(lib), bank_id: fc.constant('bank-1'), account_number: fc.constant('12345678') }),
+              { maxLength: 2 }
+            )
+          })
         ),
         { unknownParams: [0], check: eitherCheck }
       )
     ],
-    ['normaliseRut', typed(['text'], fc.tuple(rutArb(lib)), { check: (r) => when(r === null || (typeof r === 'string' && /^\d{1,9}-[\dK]$/.test(r)), `did not return a normalised RUT or null :: ${describe(r)}`) })],
-    ['rutCheckDigit', typed(['digits'], fc.tuple(fc.nat({ max: 99_999_999 }).map(String)), { check: (r, _, valid) => when(!valid || (typeof r === 'string' && /^[\dK]$/.test(r)), `did not return a check digit :: ${describe(r)}`) })],
-    ['authorizeTransaction', typed(['transaction'], fc.tuple(fc.record({ id: fc.constant('tx-1'), company_id: fc.constant(COMPANY), status: fc.constantFrom('pending', 'authorized') })), { check: eitherCheck })],
-    ['guardRoleAssignment', typed(['caller', 'role'], fc.tuple(callerArb, fc.constantFrom('owner', 'admin', 'member')), { check: eitherCheck })],
-    ['nameError', typed(['value'], fc.tuple(fc.oneof(fc.string(), fc.constantFrom('', '  ', 'x'.repeat(256)))), { unknownParams: [0], check: (r) => when(r === null || typeof r === 'string', 'not a message or null') })],
+    [
+      'normaliseRut',
+      typed(['text'], fc.tuple(rutArb(lib)), {
+        check: (r) =>
+          when(
+            r === null || (typeof r === 'string' && /^\d{1,9}-[\dK]$/.test(r)),
+            `did not return a normalised RUT or null :: ${describe(r)}`
+          )
+      })
+    ],
+    [
+      'rutCheckDigit',
+      typed(['digits'], fc.tuple(fc.nat({ max: 99_999_999 }).map(String)), {
+        check: (r, _, valid) =>
+          when(!valid || (typeof r === 'string' && /^[\dK]$/.test(r)), `did not return a check digit :: ${describe(r)}`)
+      })
+    ],
+    [
+      'authorizeTransaction',
+      typed(
+        ['transaction'],
+        fc.tuple(
+          fc.record({
+            id: fc.constant('tx-1'),
+            company_id: fc.constant(COMPANY),
+            status: fc.constantFrom('pending', 'authorized')
+          })
+        ),
+        { check: eitherCheck }
+      )
+    ],
+    [
+      'guardRoleAssignment',
+      typed(['caller', 'role'], fc.tuple(callerArb, fc.constantFrom('owner', 'admin', 'member')), { check: eitherCheck })
+    ],
+    [
+      'nameError',
+      typed(['value'], fc.tuple(fc.oneof(fc.string(), fc.constantFrom('', '  ', 'x'.repeat(256)))), {
+        unknownParams: [0],
+        check: (r) => when(r === null || typeof r === 'string', 'not a message or null')
+      })
+    ],
 
     // message builders
     ['fieldMessages.notAfter', typed(['today'], fc.tuple(dateArb))],
@@ -854,18 +1251,53 @@ export const buildSpecs = (lib: Lib): ReadonlyMap<string, Spec> => {
   const out = new Map<string, Spec>(specs)
 
   // problem constructors: R-55 says a 429 carries whole seconds
-  for (const name of ['unauthenticated', 'emailNotVerified', 'guardRejected', 'notFound', 'badRequest', 'preconditionFailed', 'conflict', 'internalError', 'denied'])
-    out.set(`problem.${name}`, typed(['rule', 'detail'], fc.tuple(fc.constantFrom(...RULE_IDS(lib)), fc.string({ maxLength: 20 }))))
+  for (const name of [
+    'unauthenticated',
+    'emailNotVerified',
+    'guardRejected',
+    'notFound',
+    'badRequest',
+    'preconditionFailed',
+    'conflict',
+    'internalError',
+    'denied'
+  ])
+    out.set(
+      `problem.${name}`,
+      typed(['rule', 'detail'], fc.tuple(fc.constantFrom(...RULE_IDS(lib)), fc.string({ maxLength: 20 })))
+    )
   out.set(
     'problem.rateLimited',
     typed(['rule', 'retry_after_s'], fc.tuple(fc.constantFrom(...RULE_IDS(lib)), fc.nat({ max: 3600 })), {
-      check: (r) => when(isObject(r) && isSafeNat(r.retry_after_s), `built a 429 whose retry_after_s is not a whole number of seconds >= 0 (R-55) :: ${isObject(r) ? describe(r.retry_after_s) : '?'}`)
+      check: (r) =>
+        when(
+          isObject(r) && isSafeNat(r.retry_after_s),
+          `built a 429 whose retry_after_s is not a whole number of seconds >= 0 (R-55) :: ${isObject(r) ? describe(r.retry_after_s) : '?'}`
+        )
     })
   )
-  out.set('problem.upstream', typed(['rule', 'status', 'detail'], fc.tuple(fc.constantFrom(...RULE_IDS(lib)), fc.constantFrom(502, 503, 504), fc.string())))
-  out.set('problem.forbidden', typed(['rule', 'error_code', 'detail'], fc.tuple(fc.constantFrom(...RULE_IDS(lib)), fc.string(), fc.string())))
-  out.set('problem.invalid', typed(['rule', 'errors'], fc.tuple(fc.constantFrom(...RULE_IDS(lib)), fc.array(fc.record({ field: fc.string(), messages: fc.array(fc.string()) }), { maxLength: 3 }))))
-  out.set('problem.rangeNotSatisfiable', typed(['rule', 'size', 'maximum'], fc.tuple(fc.constantFrom(...RULE_IDS(lib)), fc.nat(), fc.constant(2000))))
+  out.set(
+    'problem.upstream',
+    typed(['rule', 'status', 'detail'], fc.tuple(fc.constantFrom(...RULE_IDS(lib)), fc.constantFrom(502, 503, 504), fc.string()))
+  )
+  out.set(
+    'problem.forbidden',
+    typed(['rule', 'error_code', 'detail'], fc.tuple(fc.constantFrom(...RULE_IDS(lib)), fc.string(), fc.string()))
+  )
+  out.set(
+    'problem.invalid',
+    typed(
+      ['rule', 'errors'],
+      fc.tuple(
+        fc.constantFrom(...RULE_IDS(lib)),
+        fc.array(fc.record({ field: fc.string(), messages: fc.array(fc.string()) }), { maxLength: 3 })
+      )
+    )
+  )
+  out.set(
+    'problem.rangeNotSatisfiable',
+    typed(['rule', 'size', 'maximum'], fc.tuple(fc.constantFrom(...RULE_IDS(lib)), fc.nat(), fc.constant(2000)))
+  )
 
   // codecs: decode and is take unknown, so they return whatever they are given
   const domains: Readonly<Record<string, fc.Arbitrary<unknown>>> = {
@@ -884,17 +1316,36 @@ export const buildSpecs = (lib: Lib): ReadonlyMap<string, Spec> => {
   for (const [name, value] of Object.entries(lib))
     if (isCodec(value)) {
       const domain = domains[name] ?? fc.anything()
-      out.set(`${name}.decode`, typed(['input'], domain.map((d) => [d]), { unknownParams: [0], check: eitherCheck }))
-      out.set(`${name}.is`, typed(['input'], domain.map((d) => [d]), { unknownParams: [0], check: (r) => when(typeof r === 'boolean', 'not a boolean') }))
+      out.set(
+        `${name}.decode`,
+        typed(
+          ['input'],
+          domain.map((d) => [d]),
+          { unknownParams: [0], check: eitherCheck }
+        )
+      )
+      out.set(
+        `${name}.is`,
+        typed(
+          ['input'],
+          domain.map((d) => [d]),
+          { unknownParams: [0], check: (r) => when(typeof r === 'boolean', 'not a boolean') }
+        )
+      )
     }
   return out
 }
 
 export const isCodec = (u: unknown): boolean =>
-  typeof u === 'object' && u !== null && typeof (u as { decode?: unknown }).decode === 'function' && typeof (u as { is?: unknown }).is === 'function'
+  typeof u === 'object' &&
+  u !== null &&
+  typeof (u as { decode?: unknown }).decode === 'function' &&
+  typeof (u as { is?: unknown }).is === 'function'
 
 /** Every function exported from the library, by name (`problem.badRequest`, `Budget.decode`). */
-export const entryPoints = (lib: Lib): ReadonlyMap<string, { readonly fn: (...a: ReadonlyArray<unknown>) => unknown; readonly self: unknown }> => {
+export const entryPoints = (
+  lib: Lib
+): ReadonlyMap<string, { readonly fn: (...a: ReadonlyArray<unknown>) => unknown; readonly self: unknown }> => {
   const out = new Map<string, { readonly fn: (...a: ReadonlyArray<unknown>) => unknown; readonly self: unknown }>()
   for (const [name, value] of Object.entries(lib)) {
     if (typeof value === 'function') out.set(name, { fn: value as (...a: ReadonlyArray<unknown>) => unknown, self: undefined })
@@ -906,7 +1357,8 @@ export const entryPoints = (lib: Lib): ReadonlyMap<string, { readonly fn: (...a:
       }
     } else if (typeof value === 'object' && value !== null && !Array.isArray(value))
       for (const [key, inner] of Object.entries(value as Record<string, unknown>))
-        if (typeof inner === 'function') out.set(`${name}.${key}`, { fn: inner as (...a: ReadonlyArray<unknown>) => unknown, self: value })
+        if (typeof inner === 'function')
+          out.set(`${name}.${key}`, { fn: inner as (...a: ReadonlyArray<unknown>) => unknown, self: value })
   }
   return out
 }
@@ -920,7 +1372,13 @@ export const genericSpec = (name: string, arity: number): Spec =>
         params: ['context'],
         generic: true,
         args: whoArb.chain((who: Who) =>
-          fc.record({ request: fc.record({ headers: requestHeadersArb, body: fc.constantFrom('{}', '{"role":"admin"}') }), session: sessionArb(who), request_id: fc.constant('req-1') }).map((c) => [c])
+          fc
+            .record({
+              request: fc.record({ headers: requestHeadersArb, body: fc.constantFrom('{}', '{"role":"admin"}') }),
+              session: sessionArb(who),
+              request_id: fc.constant('req-1')
+            })
+            .map((c) => [c])
         ),
         headers: [[0, 'request', 'headers']]
       }
@@ -928,14 +1386,20 @@ export const genericSpec = (name: string, arity: number): Spec =>
         kind: 'typed',
         generic: true,
         params: Array.from({ length: Math.max(1, arity) }, (_, i) => `arg${i}`),
-        args: fc.array(fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), dateArb, fc.constant(null)), { minLength: Math.max(1, arity), maxLength: Math.max(1, arity) })
+        args: fc.array(fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), dateArb, fc.constant(null)), {
+          minLength: Math.max(1, arity),
+          maxLength: Math.max(1, arity)
+        })
       }
 
 /** The checks of a facade reply (contract section 2, R-18, R-55). */
 export const facadeReplyViolations = (r: unknown, requestId: unknown, group: FacadeGroup): ReadonlyArray<string> => {
   const out = [...replyViolations(r, requestId)]
   if (!isObject(r)) return out
-  if (!Array.isArray(r.reasons) || !r.reasons.every((x) => isObject(x) && typeof x.rule === 'string' && typeof x.detail === 'string'))
+  if (
+    !Array.isArray(r.reasons) ||
+    !r.reasons.every((x) => isObject(x) && typeof x.rule === 'string' && typeof x.detail === 'string')
+  )
     out.push('reasons is not a list of {rule, detail}')
   if (group === 'budget update' || group === 'money') {
     if (r.status === 200) {
@@ -943,14 +1407,18 @@ export const facadeReplyViolations = (r: unknown, requestId: unknown, group: Fac
       if (problems.length > 0) out.push(`replied 200 with a budget to persist that is not valid (R-17) :: ${problems.join(', ')}`)
       else if (Object.getPrototypeOf(r.budget) !== Object.prototype || Object.keys(r.budget as object).length !== 20)
         out.push('replied 200 with a budget that is not a plain object of the 20 fields (R-18)')
-    } else if ('budget' in r && r.budget !== undefined) out.push(`replied another status than 200 with a budget to persist :: ${describe(r.status)}`)
+    } else if ('budget' in r && r.budget !== undefined)
+      out.push(`replied another status than 200 with a budget to persist :: ${describe(r.status)}`)
   }
   const persisted = (key: 'transaction' | 'recipient', status: number) => {
     if (r.status === status) {
       const value = r[key]
-      if (!isObject(value) || Object.getPrototypeOf(value) !== Object.prototype) out.push(`replied ${status} without a plain ${key} to persist (R-18)`)
-      else if (key === 'transaction' && value.status !== 'authorized') out.push('replied 200 with a transaction to persist that is not authorized (R-71)')
-    } else if (key in r && r[key] !== undefined) out.push(`replied another status than ${status} with a ${key} to persist :: ${describe(r.status)}`)
+      if (!isObject(value) || Object.getPrototypeOf(value) !== Object.prototype)
+        out.push(`replied ${status} without a plain ${key} to persist (R-18)`)
+      else if (key === 'transaction' && value.status !== 'authorized')
+        out.push('replied 200 with a transaction to persist that is not authorized (R-71)')
+    } else if (key in r && r[key] !== undefined)
+      out.push(`replied another status than ${status} with a ${key} to persist :: ${describe(r.status)}`)
   }
   if (group === 'transaction') persisted('transaction', 200)
   if (group === 'recipient') persisted('recipient', 201)

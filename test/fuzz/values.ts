@@ -256,7 +256,10 @@ export const budgetInconsistencies = (b: Readonly<Record<string, unknown>>): Rea
   const out: Array<string> = []
   if (b.mode === 'funded' && b.balance_cents === null) out.push('funded without a balance')
   if (b.mode === 'tracking' && b.balance_cents !== null) out.push('tracking with a balance')
-  if (b.recurrence_unit === null && (b.recurrence_every !== null || b.base_amount_cents !== null || b.recurrence_starts_on !== null))
+  if (
+    b.recurrence_unit === null &&
+    (b.recurrence_every !== null || b.base_amount_cents !== null || b.recurrence_starts_on !== null)
+  )
     out.push('recurrence settings without a unit')
   const openEndedPastCalendar =
     b.period_ends_on === null &&
@@ -266,9 +269,14 @@ export const budgetInconsistencies = (b: Readonly<Record<string, unknown>>): Rea
     nextBoundaryPastCalendar(b.recurrence_starts_on, b.recurrence_unit, b.recurrence_every, b.period_starts_on as string)
   if (
     b.recurrence_unit !== null &&
-    (b.recurrence_every === null || b.base_amount_cents === null || b.recurrence_starts_on === null || (b.period_ends_on === null && !openEndedPastCalendar))
+    (b.recurrence_every === null ||
+      b.base_amount_cents === null ||
+      b.recurrence_starts_on === null ||
+      (b.period_ends_on === null && !openEndedPastCalendar))
   )
-    out.push(`a unit without ${['recurrence_every', 'base_amount_cents', 'recurrence_starts_on', 'period_ends_on'].filter((f) => b[f] === null).join(', ')}`)
+    out.push(
+      `a unit without ${['recurrence_every', 'base_amount_cents', 'recurrence_starts_on', 'period_ends_on'].filter((f) => b[f] === null).join(', ')}`
+    )
   if (typeof b.period_ends_on === 'string' && typeof b.period_starts_on === 'string' && b.period_ends_on <= b.period_starts_on)
     out.push('period_ends_on not after period_starts_on')
   return out
@@ -310,19 +318,21 @@ export const mayUpdate = (who: Who, b: Readonly<Record<string, unknown>>): boole
   who === 'admin' || who === 'owner' || who === 'budgets_manage' || b.manager_id === USER[who] || b.co_manager_id === USER[who]
 
 export const sessionArb = (who: Who) =>
-  fc.record({
-    verified: fc.oneof({ weight: 19, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
-    other: fc.boolean()
-  }).map(({ verified, other }) => {
-    const { role, permissions } = callerOf(who)
-    return {
-      user: { id: USER[who], email_verified: verified },
-      memberships: {
-        [COMPANY]: { role, permissions },
-        ...(other ? { 'c-2': { role: 'admin', permissions: [] } } : {})
+  fc
+    .record({
+      verified: fc.oneof({ weight: 19, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
+      other: fc.boolean()
+    })
+    .map(({ verified, other }) => {
+      const { role, permissions } = callerOf(who)
+      return {
+        user: { id: USER[who], email_verified: verified },
+        memberships: {
+          [COMPANY]: { role, permissions },
+          ...(other ? { 'c-2': { role: 'admin', permissions: [] } } : {})
+        }
       }
-    }
-  })
+    })
 
 /** Clean request headers: Bearer key and company-id, names in any case. */
 export const requestHeadersArb: fc.Arbitrary<Record<string, string>> = fc
@@ -413,7 +423,10 @@ export const updateBodyArb = (b: BudgetJson, today: string): fc.Arbitrary<string
       // one field holds a hostile JSON value (deep nesting, huge array, prototype keys, ...)
       weight: 3,
       arbitrary: fc
-        .tuple(fc.constantFrom(...UPDATE_FIELDS, 'currency', 'balance_cents', 'colour', '__proto__', 'constructor'), hostileJsonValue)
+        .tuple(
+          fc.constantFrom(...UPDATE_FIELDS, 'currency', 'balance_cents', 'colour', '__proto__', 'constructor'),
+          hostileJsonValue
+        )
         .map(([k, v]) => wrap([[k, v]]))
     },
     { weight: 2, arbitrary: fc.constant(JSON.stringify({ budget: b })) },
@@ -489,7 +502,10 @@ const awkwardText = fc.constantFrom('\uD800', 'a\uDC00', '\uFFFD', '💶', '', '
 const filterValueArb = (field: string): fc.Arbitrary<string> => {
   switch (field) {
     case 'amount':
-      return fc.oneof(fc.integer({ min: -5, max: 1100 }).map(String), fc.constantFrom('1.5', '1e3', '', 'x', '9'.repeat(30), '-0'))
+      return fc.oneof(
+        fc.integer({ min: -5, max: 1100 }).map(String),
+        fc.constantFrom('1.5', '1e3', '', 'x', '9'.repeat(30), '-0')
+      )
     case 'status':
       return fc.constantFrom('authorized', 'pending', 'declined', 'PENDING', '')
     case 'created_at':
@@ -510,9 +526,9 @@ const FIELDS: Readonly<Record<EndpointName, ReadonlyArray<string>>> = {
 const filterParamArb = (endpoint: EndpointName): fc.Arbitrary<readonly [string, string]> =>
   fc.constantFrom(...FIELDS[endpoint], 'colour', '__proto__', 'constructor').chain((field) =>
     fc.oneof(
-      fc.tuple(fc.constantFrom('', '[$eq]', '[$ne]', '[$gt]', '[$gte]', '[$lt]', '[$lte]', '[$regex]'), filterValueArb(field)).map(
-        ([op, value]) => [`${field}${op}`, value] as const
-      ),
+      fc
+        .tuple(fc.constantFrom('', '[$eq]', '[$ne]', '[$gt]', '[$gte]', '[$lt]', '[$lte]', '[$regex]'), filterValueArb(field))
+        .map(([op, value]) => [`${field}${op}`, value] as const),
       fc
         .tuple(
           fc.constantFrom('[$in]', '[$nin]'),
@@ -521,7 +537,12 @@ const filterParamArb = (endpoint: EndpointName): fc.Arbitrary<readonly [string, 
         )
         .map(([op, values, how]) => {
           const list = field === 'amount' ? values.map((v) => (/^-?\d+$/.test(v) ? Number(v) : v)) : values
-          const text = how === 'raw' ? values.join(',') : how === 'big' ? JSON.stringify(Array.from({ length: 501 }, (_, i) => list[i % Math.max(1, list.length)] ?? i)) : JSON.stringify(list)
+          const text =
+            how === 'raw'
+              ? values.join(',')
+              : how === 'big'
+                ? JSON.stringify(Array.from({ length: 501 }, (_, i) => list[i % Math.max(1, list.length)] ?? i))
+                : JSON.stringify(list)
           return [`${field}${op}`, text] as const
         })
     )
@@ -640,7 +661,9 @@ export const recordsArb = (endpoint: EndpointName): fc.Arbitrary<ReadonlyArray<R
     { weight: 40, arbitrary: fc.array(recordArb(endpoint, 40), { maxLength: 40 }) },
     {
       weight: 6,
-      arbitrary: fc.tuple(fc.constantFrom(41, 120, 333, 999, 2000, 4999), fc.nat({ max: 9 })).map(([n, seed]) => collection(endpoint, n, seed))
+      arbitrary: fc
+        .tuple(fc.constantFrom(41, 120, 333, 999, 2000, 4999), fc.nat({ max: 9 }))
+        .map(([n, seed]) => collection(endpoint, n, seed))
     },
     { weight: 1, arbitrary: fc.nat({ max: 2 }).map((seed) => collection(endpoint, 100_000, seed)) }
   )
@@ -724,7 +747,20 @@ export const replyArb = fc.record({
   body: replyBodyArb
 })
 
-export const METHODS = ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'DELETE', 'POST', 'get', 'Get', 'TRACE', 'CONNECT', 'PURGE'] as const
+export const METHODS = [
+  'GET',
+  'HEAD',
+  'OPTIONS',
+  'PUT',
+  'PATCH',
+  'DELETE',
+  'POST',
+  'get',
+  'Get',
+  'TRACE',
+  'CONNECT',
+  'PURGE'
+] as const
 
 export const retryInputArb = fc.record(
   {

@@ -43,8 +43,12 @@ port.on('message', (m: Request) => {
       return
     case 'run': {
       const result = fuzz.run(m.name, m.runs, m.seed, m.skip, probe, {
-        failure: (failure) => { port.postMessage({ type: 'failure', failure }); },
-        runsDone: (partial) => { port.postMessage({ type: 'runs-done', result: partial }); }
+        failure: (failure) => {
+          port.postMessage({ type: 'failure', failure })
+        },
+        runsDone: (partial) => {
+          port.postMessage({ type: 'runs-done', result: partial })
+        }
       })
       port.postMessage({ type: 'done', result })
       return

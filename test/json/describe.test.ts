@@ -26,14 +26,17 @@ describe('describeValue', () => {
   })
 
   it('never reads a proxy it is given (a trap that throws is not set off)', () => {
-    const hostile = new Proxy({}, {
-      get() {
-        throw new Error('read')
-      },
-      getPrototypeOf() {
-        throw new Error('prototype')
+    const hostile = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error('read')
+        },
+        getPrototypeOf() {
+          throw new Error('prototype')
+        }
       }
-    })
+    )
     expect(describeValue(hostile)).toBe('an object')
   })
 

@@ -114,7 +114,8 @@ const calendarDate = (s: string): CalendarDate => {
 // callers
 // -------------------------------------------------------------------------------------
 
-type CallerKind = 'admin' | 'owner' | 'budgets_manage' | 'manager' | 'co_manager' | 'member' | 'unverified' | 'other_company' | 'anonymous'
+type CallerKind =
+  'admin' | 'owner' | 'budgets_manage' | 'manager' | 'co_manager' | 'member' | 'unverified' | 'other_company' | 'anonymous'
 
 /** Mostly callers who may act, so that most sequences get 200s. */
 const callerArb = (): fc.Arbitrary<Caller> =>
@@ -138,7 +139,10 @@ interface Caller {
 
 interface ServerRequest {
   readonly headers: Record<string, string>
-  readonly session: { user: { id: string; email_verified: boolean } | null; memberships: Record<string, { role: 'owner' | 'admin' | 'member'; permissions: Array<string> }> }
+  readonly session: {
+    user: { id: string; email_verified: boolean } | null
+    memberships: Record<string, { role: 'owner' | 'admin' | 'member'; permissions: Array<string> }>
+  }
   readonly body: string | undefined
   readonly model: ModelRequest
 }
@@ -188,7 +192,13 @@ const requestOf = (caller: Caller, b: ModelBudget, body: string | undefined): Se
 
 /** The reply a caller alone decides (section 4 and the guard of row 6), or undefined. */
 const callerTarget = (kind: CallerKind, money: boolean): number | undefined =>
-  kind === 'other_company' ? 404 : kind === 'member' || kind === 'unverified' || kind === 'anonymous' ? 401 : money && (kind === 'manager' || kind === 'co_manager') ? 401 : undefined
+  kind === 'other_company'
+    ? 404
+    : kind === 'member' || kind === 'unverified' || kind === 'anonymous'
+      ? 401
+      : money && (kind === 'manager' || kind === 'co_manager')
+        ? 401
+        : undefined
 
 // -------------------------------------------------------------------------------------
 // update bodies: edits resolved against the budget as the client reads it
@@ -203,7 +213,11 @@ interface InDays {
 }
 const isInDays = (u: unknown): u is InDays => typeof u === 'object' && u !== null && 'in' in u
 
-const edit = (valid: fc.Arbitrary<unknown>, invalid: fc.Arbitrary<unknown>, wrongType: fc.Arbitrary<unknown>): fc.Arbitrary<Edit> =>
+const edit = (
+  valid: fc.Arbitrary<unknown>,
+  invalid: fc.Arbitrary<unknown>,
+  wrongType: fc.Arbitrary<unknown>
+): fc.Arbitrary<Edit> =>
   fc.oneof(
     { weight: 85, arbitrary: valid.map((value) => ({ kind: 'valid' as const, value })) },
     { weight: 8, arbitrary: fc.constant({ kind: 'keep' as const }) },
@@ -211,7 +225,10 @@ const edit = (valid: fc.Arbitrary<unknown>, invalid: fc.Arbitrary<unknown>, wron
     { weight: 2, arbitrary: wrongType.map((value) => ({ kind: 'wrongType' as const, value })) }
   )
 
-const futureDays = fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 1, max: 60 }) }, { weight: 2, arbitrary: fc.integer({ min: 1, max: 3000 }) })
+const futureDays = fc.oneof(
+  { weight: 3, arbitrary: fc.integer({ min: 1, max: 60 }) },
+  { weight: 2, arbitrary: fc.integer({ min: 1, max: 3000 }) }
+)
 
 const edits = {
   name: edit(
@@ -229,13 +246,20 @@ const edits = {
     ),
     fc.constantFrom(20270101, false)
   ),
-  manager_id: edit(fc.constantFrom(...MEMBERS, null), fc.constantFrom('u-stranger', 'u-other', ''), fc.constantFrom(7, ['u-alice']))
+  manager_id: edit(
+    fc.constantFrom(...MEMBERS, null),
+    fc.constantFrom('u-stranger', 'u-other', ''),
+    fc.constantFrom(7, ['u-alice'])
+  )
 }
 type EditedField = keyof typeof edits
 
 const units: ReadonlyArray<Unit> = ['day', 'week', 'month', 'year']
 const unitArb = fc.constantFrom(...units)
-const everyArb = fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 1, max: 4 }) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 366 }) })
+const everyArb = fc.oneof(
+  { weight: 6, arbitrary: fc.integer({ min: 1, max: 4 }) },
+  { weight: 1, arbitrary: fc.integer({ min: 1, max: 366 }) }
+)
 const baseArb = fc.oneof(fc.integer({ min: 0, max: 1_000_000 }), fc.constant(0))
 
 /** A change of recurrence, resolved against what the budget holds when it runs. */
@@ -255,11 +279,16 @@ const onArb = fc
   .record({
     unit: unitArb,
     // null: "not sent" as far as a budget that does not renew is concerned (it holds null)
-    every: fc.oneof({ weight: 10, arbitrary: fc.option(everyArb, { nil: undefined }) }, { weight: 1, arbitrary: fc.constant(null) }),
+    every: fc.oneof(
+      { weight: 10, arbitrary: fc.option(everyArb, { nil: undefined }) },
+      { weight: 1, arbitrary: fc.constant(null) }
+    ),
     base: baseArb
   })
   .map(({ unit, every, base }): RecurrenceEdit => ({ kind: 'on', unit, every, base }))
-const stopArb = fc.constantFrom<'none' | 'nulls' | 'values'>('none', 'none', 'nulls', 'values').map((resend): RecurrenceEdit => ({ kind: 'stop', resend }))
+const stopArb = fc
+  .constantFrom<'none' | 'nulls' | 'values'>('none', 'none', 'nulls', 'values')
+  .map((resend): RecurrenceEdit => ({ kind: 'stop', resend }))
 
 const recurrenceArb: fc.Arbitrary<RecurrenceEdit> = fc.oneof(
   { weight: 30, arbitrary: onArb },
@@ -268,21 +297,32 @@ const recurrenceArb: fc.Arbitrary<RecurrenceEdit> = fc.oneof(
   { weight: 10, arbitrary: fc.constant<RecurrenceEdit>({ kind: 'keep' }) },
   { weight: 2, arbitrary: fc.constantFrom(0, 367, 1.5, -2).map((every): RecurrenceEdit => ({ kind: 'invalidEvery', every })) },
   { weight: 2, arbitrary: fc.constantFrom(-1, 1.5, 2 ** 53).map((base): RecurrenceEdit => ({ kind: 'invalidBase', base })) },
-  { weight: 1, arbitrary: fc
+  {
+    weight: 1,
+    arbitrary: fc
       .record({ unit: fc.constantFrom('fortnight', 'Month', ''), withBase: fc.boolean() })
-      .map(({ unit, withBase }): RecurrenceEdit => ({ kind: 'invalidUnit', unit, withBase })) },
+      .map(({ unit, withBase }): RecurrenceEdit => ({ kind: 'invalidUnit', unit, withBase }))
+  },
   { weight: 1, arbitrary: fc.constant<RecurrenceEdit>({ kind: 'everyWhileOff' }) },
   { weight: 1, arbitrary: unitArb.map((unit): RecurrenceEdit => ({ kind: 'onWithoutBase', unit })) },
   {
     weight: 1,
     arbitrary: fc
-      .constantFrom<[string, unknown]>(['recurrence_every', '2'], ['base_amount_cents', '100'], ['recurrence_unit', 5], ['recurrence_every', true])
+      .constantFrom<[string, unknown]>(
+        ['recurrence_every', '2'],
+        ['base_amount_cents', '100'],
+        ['recurrence_unit', 5],
+        ['recurrence_every', true]
+      )
       .map(([field, value]): RecurrenceEdit => ({ kind: 'wrongType', field, value }))
   }
 )
 
 /** The fields a recurrence edit sends, and the outcome it is made for. */
-const resolveRecurrence = (r: RecurrenceEdit, b: ModelBudget): { fields: Record<string, unknown>; target: number; changes: boolean } => {
+const resolveRecurrence = (
+  r: RecurrenceEdit,
+  b: ModelBudget
+): { fields: Record<string, unknown>; target: number; changes: boolean } => {
   const off = b.recurrence_unit === null
   switch (r.kind) {
     case 'on': {
@@ -293,7 +333,11 @@ const resolveRecurrence = (r: RecurrenceEdit, b: ModelBudget): { fields: Record<
     }
     case 'base':
       // Over a budget that does not renew, a base comes with a unit: turning recurrence on.
-      return { fields: off ? { recurrence_unit: 'month', base_amount_cents: r.base } : { base_amount_cents: r.base }, target: 200, changes: true }
+      return {
+        fields: off ? { recurrence_unit: 'month', base_amount_cents: r.base } : { base_amount_cents: r.base },
+        target: 200,
+        changes: true
+      }
     case 'stop':
       return {
         fields: {
@@ -306,7 +350,11 @@ const resolveRecurrence = (r: RecurrenceEdit, b: ModelBudget): { fields: Record<
       }
     case 'keep':
       return {
-        fields: { recurrence_unit: b.recurrence_unit, recurrence_every: b.recurrence_every, base_amount_cents: b.base_amount_cents },
+        fields: {
+          recurrence_unit: b.recurrence_unit,
+          recurrence_every: b.recurrence_every,
+          base_amount_cents: b.base_amount_cents
+        },
         target: 200,
         changes: false
       }
@@ -316,7 +364,11 @@ const resolveRecurrence = (r: RecurrenceEdit, b: ModelBudget): { fields: Record<
       return { fields: { base_amount_cents: r.base }, target: 422, changes: true }
     case 'invalidUnit':
       // An invalid unit names only itself: it turns nothing on (so it asks for no base).
-      return { fields: r.withBase ? { recurrence_unit: r.unit, base_amount_cents: 100 } : { recurrence_unit: r.unit }, target: 422, changes: true }
+      return {
+        fields: r.withBase ? { recurrence_unit: r.unit, base_amount_cents: 100 } : { recurrence_unit: r.unit },
+        target: 422,
+        changes: true
+      }
     case 'everyWhileOff':
       return { fields: { recurrence_unit: null, recurrence_every: b.recurrence_every === 3 ? 5 : 3 }, target: 422, changes: true }
     case 'onWithoutBase':
@@ -351,7 +403,17 @@ const describeRecurrence = (r: RecurrenceEdit): string => {
   }
 }
 
-const wrappers = ['ok', 'extraTopKey', 'noBody', 'blank', 'noWrapper', 'nullWrapper', 'badJson', 'notObject', 'budgetNotObject'] as const
+const wrappers = [
+  'ok',
+  'extraTopKey',
+  'noBody',
+  'blank',
+  'noWrapper',
+  'nullWrapper',
+  'badJson',
+  'notObject',
+  'budgetNotObject'
+] as const
 type Wrapper = (typeof wrappers)[number]
 const wrapperTarget: Readonly<Record<Wrapper, number | undefined>> = {
   ok: undefined,
@@ -377,7 +439,7 @@ interface UpdateSpec {
 }
 
 /** `arb` in `percent` of the cases, else undefined (the field is not sent). */
-const maybe = <T,>(arb: fc.Arbitrary<T>, percent: number): fc.Arbitrary<T | undefined> =>
+const maybe = <T>(arb: fc.Arbitrary<T>, percent: number): fc.Arbitrary<T | undefined> =>
   fc.oneof({ weight: 100 - percent, arbitrary: fc.constant(undefined) }, { weight: percent, arbitrary: arb })
 
 const wrapperArb: fc.Arbitrary<Wrapper> = fc.oneof(
@@ -426,7 +488,12 @@ const otherValue = (field: string, v: unknown, today: string): unknown => {
 }
 
 /** The request body text of an update, and the outcome it is made for (before the caller's part). */
-const updateBody = (spec: UpdateSpec, b: ModelBudget, today: string, manages: boolean): { body: string | undefined; target: number } => {
+const updateBody = (
+  spec: UpdateSpec,
+  b: ModelBudget,
+  today: string,
+  manages: boolean
+): { body: string | undefined; target: number } => {
   // A null-prototype object, so that `__proto__` is an own key like any other.
   const fields = Object.create(null) as Record<string, unknown>
   if (spec.resend) Object.assign(fields, b)
@@ -474,7 +541,9 @@ const updateBody = (spec: UpdateSpec, b: ModelBudget, today: string, manages: bo
 }
 
 const describeEdit = (e: Edit): string =>
-  e.kind === 'keep' ? 'keep' : `${e.kind === 'valid' ? '' : `${e.kind} `}${isInDays(e.value) ? `today${e.value.in < 0 ? '' : '+'}${e.value.in}` : JSON.stringify(e.value)}`
+  e.kind === 'keep'
+    ? 'keep'
+    : `${e.kind === 'valid' ? '' : `${e.kind} `}${isInDays(e.value) ? `today${e.value.in < 0 ? '' : '+'}${e.value.in}` : JSON.stringify(e.value)}`
 
 const describeUpdate = (spec: UpdateSpec): string => {
   const parts = Object.entries(spec.edits).map(([f, e]) => `${f}: ${describeEdit(e)}`)
@@ -507,12 +576,22 @@ const moneySpecArb: fc.Arbitrary<MoneySpec> = fc.record({
   op: fc.constantFrom<MoneyOperation>('top_up', 'withdraw', 'amount'),
   mode: fc.oneof({ weight: 19, arbitrary: fc.constant<'fit'>('fit') }, { weight: 1, arbitrary: fc.constant<'wrong'>('wrong') }),
   amount: fc.oneof(
-    { weight: 16, arbitrary: fc.record({ kind: fc.constant('fit' as const), n: fc.integer({ min: 1, max: 1_000_000 }), share: fc.double({ min: 0, max: 1, noNaN: true }) }) },
+    {
+      weight: 16,
+      arbitrary: fc.record({
+        kind: fc.constant('fit' as const),
+        n: fc.integer({ min: 1, max: 1_000_000 }),
+        share: fc.double({ min: 0, max: 1, noNaN: true })
+      })
+    },
     { weight: 1, arbitrary: fc.constant({ kind: 'toLimit' as const }) },
     { weight: 1, arbitrary: fc.constant({ kind: 'over' as const }) },
     { weight: 1, arbitrary: fc.constantFrom(-5, 1.5, 2 ** 53).map((value) => ({ kind: 'invalid' as const, value })) }
   ),
-  body: fc.oneof({ weight: 40, arbitrary: fc.constantFrom<MoneyBody>('ok', 'ok', 'extraKey') }, { weight: 3, arbitrary: fc.constantFrom(...moneyBodies) })
+  body: fc.oneof(
+    { weight: 40, arbitrary: fc.constantFrom<MoneyBody>('ok', 'ok', 'extraKey') },
+    { weight: 3, arbitrary: fc.constantFrom(...moneyBodies) }
+  )
 })
 
 const operationOf = (spec: MoneySpec, b: ModelBudget): MoneyOperation => {
@@ -521,7 +600,11 @@ const operationOf = (spec: MoneySpec, b: ModelBudget): MoneyOperation => {
   return spec.mode === 'fit' ? takes : funded ? 'amount' : spec.op === 'withdraw' ? 'withdraw' : 'top_up'
 }
 
-const moneyBody = (spec: MoneySpec, op: MoneyOperation, b: ModelBudget): { body: string | undefined; target: number; amount: number } => {
+const moneyBody = (
+  spec: MoneySpec,
+  op: MoneyOperation,
+  b: ModelBudget
+): { body: string | undefined; target: number; amount: number } => {
   const balance = b.balance_cents ?? 0
   const max = Number.MAX_SAFE_INTEGER
   const a = spec.amount
@@ -586,12 +669,16 @@ const equal = (a: unknown, b: unknown): boolean => {
   const ka = Object.keys(a)
   const kb = Object.keys(b)
   const ob = b as Record<string, unknown>
-  return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && equal((a as Record<string, unknown>)[k], ob[k]))
+  return (
+    ka.length === kb.length &&
+    ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && equal((a as Record<string, unknown>)[k], ob[k]))
+  )
 }
 
 const same = (actual: unknown, expected: unknown, what: string) => {
   if (equal(actual, expected)) return
-  const record = (u: unknown) => (typeof u === 'object' && u !== null && !Array.isArray(u) ? (u as Record<string, unknown>) : undefined)
+  const record = (u: unknown) =>
+    typeof u === 'object' && u !== null && !Array.isArray(u) ? (u as Record<string, unknown>) : undefined
   const [a, e] = [record(actual), record(expected)]
   // Name the fields that differ: a budget's diff is otherwise cut short.
   const differ =
@@ -639,7 +726,10 @@ const checkReply = (reply: BudgetReply, id: string, expected: Expected) => {
       const errors = (body?.errors ?? {}) as Record<string, unknown>
       same(Object.keys(errors).sort(), expected.fields, 'fields in errors')
       for (const texts of Object.values(errors))
-        holds(Array.isArray(texts) && texts.length > 0 && texts.every((t) => typeof t === 'string' && t !== ''), `texts ${show(texts)}`)
+        holds(
+          Array.isArray(texts) && texts.length > 0 && texts.every((t) => typeof t === 'string' && t !== ''),
+          `texts ${show(texts)}`
+        )
       break
     }
     case 'budget':
@@ -655,9 +745,16 @@ const checkReply = (reply: BudgetReply, id: string, expected: Expected) => {
 
 /** R-17: what the server holds is consistent. */
 const checkConsistent = (b: Budget) => {
-  holds(b.mode === 'funded' ? b.balance_cents !== null && b.balance_cents >= 0 : b.balance_cents === null, 'balance_cents fits the mode')
+  holds(
+    b.mode === 'funded' ? b.balance_cents !== null && b.balance_cents >= 0 : b.balance_cents === null,
+    'balance_cents fits the mode'
+  )
   if (b.recurrence_unit === null)
-    same([b.recurrence_every, b.base_amount_cents, b.recurrence_starts_on], [null, null, null], 'no recurrence settings without a unit')
+    same(
+      [b.recurrence_every, b.base_amount_cents, b.recurrence_starts_on],
+      [null, null, null],
+      'no recurrence settings without a unit'
+    )
   else
     holds(
       b.recurrence_every !== null && b.base_amount_cents !== null && b.recurrence_starts_on !== null && b.period_ends_on !== null,
@@ -679,11 +776,16 @@ type Event =
  */
 const checkStep = (before: Budget, after: Budget, event: Event, today: string) => {
   checkConsistent(after)
-  for (const k of ['id', 'company_id', 'currency', 'mode', 'created_on', 'co_manager_id'] as const) same(after[k], before[k], `${k} never changes`)
+  for (const k of ['id', 'company_id', 'currency', 'mode', 'created_on', 'co_manager_id'] as const)
+    same(after[k], before[k], `${k} never changes`)
 
   const moved = event.kind === 'money' && event.status === 200 && event.op !== 'amount'
   const delta = moved ? (event.op === 'top_up' ? event.amount : -event.amount) : 0
-  same(after.balance_cents === null ? null : after.balance_cents - delta, before.balance_cents, 'balance moved only by a top-up or withdrawal, by its amount')
+  same(
+    after.balance_cents === null ? null : after.balance_cents - delta,
+    before.balance_cents,
+    'balance moved only by a top-up or withdrawal, by its amount'
+  )
   if (moved) bump(stats.transitions, `balance ${event.op}`)
 
   if (before.status === 'closed') {
@@ -695,7 +797,10 @@ const checkStep = (before: Budget, after: Budget, event: Event, today: string) =
     bump(stats.transitions, arrow)
     if (arrow === 'open -> closing') holds(event.kind === 'days', `${arrow} only as days pass`)
     else if (arrow === 'closing -> open')
-      holds(event.kind === 'update' && event.status === 200 && after.ends_on !== before.ends_on, `${arrow} only by an update of ends_on`)
+      holds(
+        event.kind === 'update' && event.status === 200 && after.ends_on !== before.ends_on,
+        `${arrow} only by an update of ends_on`
+      )
     else if (arrow === 'closing -> closed') holds(event.kind === 'close', `${arrow} only by the server`)
     else expect.fail(`status ${arrow} is not an arrow of the lifecycle`)
   }
@@ -704,7 +809,10 @@ const checkStep = (before: Budget, after: Budget, event: Event, today: string) =
   holds((after.status === 'closing') === (after.ends_on !== null && after.ends_on <= today), 'closing exactly from ends_on')
 
   // The period in progress contains today, and a renewing one ends on its schedule.
-  holds(after.period_starts_on <= today && (after.period_ends_on === null || today < after.period_ends_on), 'the period in progress contains today')
+  holds(
+    after.period_starts_on <= today && (after.period_ends_on === null || today < after.period_ends_on),
+    'the period in progress contains today'
+  )
   const s = scheduleOf(after)
   if (s !== null && after.period_ends_on !== null) holds(onSchedule(s, after.period_ends_on), 'period_ends_on on the schedule')
 
@@ -732,7 +840,11 @@ const checkStep = (before: Budget, after: Budget, event: Event, today: string) =
   // A request, or the server closing: the period in progress is untouched.
   same(after.period_starts_on, before.period_starts_on, 'period_starts_on untouched by a request')
   const amountSet = event.kind === 'money' && event.op === 'amount' && event.status === 200
-  same(after.period_amount_cents, amountSet ? event.amount : before.period_amount_cents, 'period_amount_cents moved only by the amount operation')
+  same(
+    after.period_amount_cents,
+    amountSet ? event.amount : before.period_amount_cents,
+    'period_amount_cents moved only by the amount operation'
+  )
   if (after.period_ends_on !== before.period_ends_on)
     // except that turning recurrence on over an open-ended period gives it an end (R-12)
     holds(
@@ -753,10 +865,23 @@ const checkAgreement = (m: Model, r: Server, seen: Budget) => {
   same(r.today, m.today, 'today')
   same(r.stored, m.stored, 'what the server holds')
   same(seen, advance(m.stored, m.today), 'the budget as of today')
-  same(upcomingPeriods(decoded(r.stored), calendarDate(r.today), 3), upcoming(m.stored, m.today, 3), 'upcomingPeriods(budget, today, 3)')
+  same(
+    upcomingPeriods(decoded(r.stored), calendarDate(r.today), 3),
+    upcoming(m.stored, m.today, 3),
+    'upcomingPeriods(budget, today, 3)'
+  )
 }
 
-const ALL_FIELDS = ['name', 'description', 'access', 'ends_on', 'manager_id', 'recurrence_unit', 'recurrence_every', 'base_amount_cents']
+const ALL_FIELDS = [
+  'name',
+  'description',
+  'access',
+  'ends_on',
+  'manager_id',
+  'recurrence_unit',
+  'recurrence_every',
+  'base_amount_cents'
+]
 
 /** permittedUpdateFields for the caller of a request (a verified member of the company). */
 const checkPermitted = (user: string | null, m: Model) => {
@@ -764,8 +889,18 @@ const checkPermitted = (user: string | null, m: Model) => {
   if (user === null || found === undefined || found.company !== COMPANY) return
   const b = advance(m.stored, m.today)
   const expected =
-    b.status === 'closed' ? [] : hasFullRights(found) ? ALL_FIELDS : user === b.manager_id || user === b.co_manager_id ? ALL_FIELDS.slice(0, 4) : []
-  same(permittedUpdateFields({ user_id: user, role: found.role, permissions: found.permissions }, decoded(m.stored)), expected, `permittedUpdateFields for ${user}`)
+    b.status === 'closed'
+      ? []
+      : hasFullRights(found)
+        ? ALL_FIELDS
+        : user === b.manager_id || user === b.co_manager_id
+          ? ALL_FIELDS.slice(0, 4)
+          : []
+  same(
+    permittedUpdateFields({ user_id: user, role: found.role, permissions: found.permissions }, decoded(m.stored)),
+    expected,
+    `permittedUpdateFields for ${user}`
+  )
 }
 
 /** What model and server held before a step, and what the server holds after it. */
@@ -809,7 +944,10 @@ abstract class RequestCommand implements BudgetCommand {
       if (expected.body === 'budget') m.stored = expected.budget
       const seen = r.observe()
       checkAgreement(m, r, seen)
-      const event: Event = money === undefined ? { kind: 'update', status: reply.status } : { kind: 'money', op: money, status: reply.status, amount }
+      const event: Event =
+        money === undefined
+          ? { kind: 'update', status: reply.status }
+          : { kind: 'money', op: money, status: reply.status, amount }
       checkStep(before, seen, event, m.today)
       checkPermitted(request.model.user, m)
     })
@@ -943,7 +1081,13 @@ const commandArb: fc.Arbitrary<BudgetCommand> = fc.oneof(
   {
     weight: 2,
     arbitrary: fc
-      .tuple(callerArb(), fc.oneof(futureDays.map((n): InDays => ({ in: n })), fc.constant(null)))
+      .tuple(
+        callerArb(),
+        fc.oneof(
+          futureDays.map((n): InDays => ({ in: n })),
+          fc.constant(null)
+        )
+      )
       .map(([c, v]) => new UpdateCommand('reopen', c, plain({ ends_on: { kind: 'valid', value: v } })))
   },
   {
@@ -979,7 +1123,11 @@ const LAST = dayOf('2030-12-31')
 const createdArb = fc.oneof(
   fc.integer({ min: FIRST, max: LAST }).map(dateOf),
   fc
-    .record({ year: fc.integer({ min: 2000, max: 2030 }), month: fc.integer({ min: 1, max: 12 }), day: fc.integer({ min: 28, max: 31 }) })
+    .record({
+      year: fc.integer({ min: 2000, max: 2030 }),
+      month: fc.integer({ min: 1, max: 12 }),
+      day: fc.integer({ min: 28, max: 31 })
+    })
     .map(({ year, month, day }) => {
       const month2 = String(month).padStart(2, '0')
       let d = day
@@ -1044,11 +1192,16 @@ const startArb: fc.Arbitrary<Start> = fc
 
 const NUM_RUNS = runs(200)
 
-describe('a budget\'s whole life against a model of the contract', () => {
+describe("a budget's whole life against a model of the contract", () => {
   afterAll(() => {
     if (process.env.MODEL_STATS === undefined) return
     const share = (n: number) => `${((100 * n) / stats.requests).toFixed(1)}%`
-    const lines = [...stats.outcomes.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, n]) => `  ${k}: ${n}${k.includes(' ') && !k.startsWith('server') && !k.startsWith('reach') ? ` (${share(n)} of requests)` : ''}`)
+    const lines = [...stats.outcomes.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(
+        ([k, n]) =>
+          `  ${k}: ${n}${k.includes(' ') && !k.startsWith('server') && !k.startsWith('reach') ? ` (${share(n)} of requests)` : ''}`
+      )
     const arrows = [...stats.transitions.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, n]) => `  ${k}: ${n}`)
     console.info(
       `runs ${NUM_RUNS}; requests ${stats.requests}, reached their target ${share(stats.reached)}; other steps ${stats.other}\n` +
@@ -1059,15 +1212,19 @@ describe('a budget\'s whole life against a model of the contract', () => {
   // About 10 ms a run on a shared 2-core machine; the margin covers a busy one.
   it('replies agree with the model after every step, and the invariants hold', { timeout: 30_000 + 50 * NUM_RUNS }, () => {
     fc.assert(
-      fc.property(startArb, fc.commands([commandArb], { maxCommands: 50, size: 'max' }).filter((cs) => [...cs].length > 0), (start, commands) => {
-        fc.modelRun(
-          () => ({
-            model: { today: start.today, stored: { ...start.budget } },
-            real: new Server({ ...start.budget }, start.today)
-          }),
-          commands
-        )
-      }),
+      fc.property(
+        startArb,
+        fc.commands([commandArb], { maxCommands: 50, size: 'max' }).filter((cs) => [...cs].length > 0),
+        (start, commands) => {
+          fc.modelRun(
+            () => ({
+              model: { today: start.today, stored: { ...start.budget } },
+              real: new Server({ ...start.budget }, start.today)
+            }),
+            commands
+          )
+        }
+      ),
       { numRuns: NUM_RUNS }
     )
     // Most requests reach a 200 or the error they were made for.

@@ -260,7 +260,11 @@ const guard: Expected = { status: 401, body: 'guard' }
 const badRequest: Expected = { status: 400, body: 'error', error: 'bad_request' }
 const conflict: Expected = { status: 409, body: 'error', error: 'conflict' }
 const notFound: Expected = { status: 404, body: 'error', error: 'not_found' }
-const unprocessable = (fields: Iterable<string>): Expected => ({ status: 422, body: 'errors', fields: [...new Set(fields)].sort() })
+const unprocessable = (fields: Iterable<string>): Expected => ({
+  status: 422,
+  body: 'errors',
+  fields: [...new Set(fields)].sort()
+})
 
 /** Section 4, rows 1-5: the caller, or the reply that stops the request. */
 const authenticate = (stored: ModelBudget, req: ModelRequest): User | Expected => {
@@ -313,8 +317,7 @@ export const expectUpdate = (stored: ModelBudget, today: string, req: ModelReque
   const changed = (f: string) => own(sent, f) && sent[f] !== current[f]
 
   // rows 9, 10
-  if (!full && changed('manager_id'))
-    return { status: 403, body: 'error_code', error_code: 'budgets/cannot_change_manager' }
+  if (!full && changed('manager_id')) return { status: 403, body: 'error_code', error_code: 'budgets/cannot_change_manager' }
   if (!full && (changed('recurrence_unit') || changed('recurrence_every') || changed('base_amount_cents')))
     return { status: 403, body: 'error_code', error_code: 'budgets/cannot_change_recurrence' }
   // row 11
@@ -392,7 +395,13 @@ const applyUpdate = (
   }
   if (unit !== b.recurrence_unit || every !== b.recurrence_every)
     // A new cadence counts from the end of the period in progress.
-    return { ...next, recurrence_unit: unit, recurrence_every: every, base_amount_cents: base, recurrence_starts_on: b.period_ends_on }
+    return {
+      ...next,
+      recurrence_unit: unit,
+      recurrence_every: every,
+      base_amount_cents: base,
+      recurrence_starts_on: b.period_ends_on
+    }
   return { ...next, base_amount_cents: base }
 }
 

@@ -16,9 +16,19 @@ const instant = (text: string) => {
 describe('decodeFilter', () => {
   it.each<[string, string, string, unknown]>([
     ['an integer', 'amount[$gte]', '-20', { field: 'amount', type: { type: 'integer' }, op: '$gte', values: [-20] }],
-    ['an enum value', 'status', 'pending', { field: 'status', type: { type: 'enum', values: ['authorized', 'pending'] }, op: '$eq', values: ['pending'] }],
+    [
+      'an enum value',
+      'status',
+      'pending',
+      { field: 'status', type: { type: 'enum', values: ['authorized', 'pending'] }, op: '$eq', values: ['pending'] }
+    ],
     ['an id', 'id[$ne]', 'tx-1', { field: 'id', type: { type: 'id' }, op: '$ne', values: ['tx-1'] }],
-    ['an instant', 'created_at[$lt]', '2026-11-22T07:00:00-03:00', { field: 'created_at', type: { type: 'instant' }, op: '$lt', values: [instant('2026-11-22T10:00:00Z')] }],
+    [
+      'an instant',
+      'created_at[$lt]',
+      '2026-11-22T07:00:00-03:00',
+      { field: 'created_at', type: { type: 'instant' }, op: '$lt', values: [instant('2026-11-22T10:00:00Z')] }
+    ],
     ['a list of ids', 'id[$nin]', '["a","b"]', { field: 'id', type: { type: 'id' }, op: '$nin', values: ['a', 'b'] }],
     ['an empty list', 'amount[$in]', '[]', { field: 'amount', type: { type: 'integer' }, op: '$in', values: [] }]
   ])('reads %s', (_, key, text, expected) => {
@@ -26,8 +36,12 @@ describe('decodeFilter', () => {
   })
 
   it('reads any text as a string field value, and a list of strings', () => {
-    expect(decodeFilter(companies, 'name', '')).toEqual(either.right({ field: 'name', type: { type: 'string' }, op: '$eq', values: [''] }))
-    expect(decodeFilter(companies, 'name[$in]', '["Acme",""]')).toEqual(either.right({ field: 'name', type: { type: 'string' }, op: '$in', values: ['Acme', ''] }))
+    expect(decodeFilter(companies, 'name', '')).toEqual(
+      either.right({ field: 'name', type: { type: 'string' }, op: '$eq', values: [''] })
+    )
+    expect(decodeFilter(companies, 'name[$in]', '["Acme",""]')).toEqual(
+      either.right({ field: 'name', type: { type: 'string' }, op: '$in', values: ['Acme', ''] })
+    )
   })
 
   it.each<[string, string, string, string]>([
@@ -41,14 +55,29 @@ describe('decodeFilter', () => {
     ['an integer past 2^53', 'amount', '9007199254740993', 'amount must be an integer'],
     ['a value outside the enum', 'status', 'void', 'status must be one of authorized, pending'],
     ['an empty id', 'id', '', 'id must be an id'],
-    ['an instant without an offset', 'created_at', '2026-11-22T10:00:00', 'created_at must be an ISO-8601 date-time with an offset'],
+    [
+      'an instant without an offset',
+      'created_at',
+      '2026-11-22T10:00:00',
+      'created_at must be an ISO-8601 date-time with an offset'
+    ],
     ['a list that is not JSON', 'amount[$in]', '[1,', 'amount[$in] must be a JSON array'],
     ['a JSON object for a list', 'amount[$in]', '{"0":1}', 'amount[$in] must be a JSON array'],
     ['a JSON number for a list', 'id[$nin]', '5', 'id[$nin] must be a JSON array'],
     ['a list with a text integer', 'amount[$in]', '[1,"2"]', 'amount[$in] holds a value that is not an integer'],
     ['a list with an empty id', 'id[$in]', '["a",""]', 'id[$in] holds a value that is not an id'],
-    ['a list with a bad instant', 'created_at[$nin]', '["2026-02-30T00:00:00Z"]', 'created_at[$nin] holds a value that is not an ISO-8601 date-time with an offset'],
-    ['a list with a bad enum value', 'status[$in]', '["pending","void"]', 'status[$in] holds a value that is not one of authorized, pending']
+    [
+      'a list with a bad instant',
+      'created_at[$nin]',
+      '["2026-02-30T00:00:00Z"]',
+      'created_at[$nin] holds a value that is not an ISO-8601 date-time with an offset'
+    ],
+    [
+      'a list with a bad enum value',
+      'status[$in]',
+      '["pending","void"]',
+      'status[$in] holds a value that is not one of authorized, pending'
+    ]
   ])('is a 400 for %s', (_, key, text, detail) => {
     expect(decodeFilter(tx, key, text)).toEqual(bad(detail))
   })
@@ -107,14 +136,30 @@ describe('compileFilter', () => {
   })
 
   it('holds for nothing when a single-value operator is given no value, and $nin of nothing for everything', () => {
-    expect([holds('$eq', []), holds('$ne', []), holds('$gte', []), holds('$in', []), holds('$nin', [])]).toEqual([[], [], [], [], [-1, 0, 1, 2]])
+    expect([holds('$eq', []), holds('$ne', []), holds('$gte', []), holds('$in', []), holds('$nin', [])]).toEqual([
+      [],
+      [],
+      [],
+      [],
+      [-1, 0, 1, 2]
+    ])
   })
 
   it('compares instants by the moment, whatever their spelling', () => {
     const type: FieldType = { type: 'instant' }
-    const list = compileFilter({ field: 'created_at', type, op: '$in', values: [instant('2026-11-22T10:00:00Z'), instant('2026-11-22T10:00:00.000000001Z')] })
+    const list = compileFilter({
+      field: 'created_at',
+      type,
+      op: '$in',
+      values: [instant('2026-11-22T10:00:00Z'), instant('2026-11-22T10:00:00.000000001Z')]
+    })
     const after = compileFilter({ field: 'created_at', type, op: '$gt', values: [instant('2026-11-22T10:00:00Z')] })
-    const moments = ['2026-11-22T07:00:00-03:00', '2026-11-22T10:00:00.000000001Z', '2026-11-22T10:00:00.000000002Z', '2026-11-22T09:59:59.999Z'].map(instant)
+    const moments = [
+      '2026-11-22T07:00:00-03:00',
+      '2026-11-22T10:00:00.000000001Z',
+      '2026-11-22T10:00:00.000000002Z',
+      '2026-11-22T09:59:59.999Z'
+    ].map(instant)
     expect([moments.map(list), moments.map(after)]).toEqual([
       [true, true, false, false],
       [false, true, true, false]

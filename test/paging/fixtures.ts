@@ -28,7 +28,12 @@ export const transaction = (n: number, overrides: Partial<Transaction> = {}): Tr
 
 export const transactions = (count: number) => Array.from({ length: count }, (_, i) => transaction(i))
 
-export const index = (query: string, records: ReadonlyArray<unknown>, endpoint: Endpoint = endpoints.bankTransactions, extra: Partial<IndexContext> = {}) =>
+export const index = (
+  query: string,
+  records: ReadonlyArray<unknown>,
+  endpoint: Endpoint = endpoints.bankTransactions,
+  extra: Partial<IndexContext> = {}
+) =>
   respondIndex({
     request: { headers: headers(), query },
     session: session('member'),
@@ -94,12 +99,16 @@ const spellVariant = (ms: number, variant: number): string => {
   const three = pad(millis, 3)
   const fraction =
     style === 0
-      ? millis === 0 ? '' : `.${three.replace(/0+$/, '')}`
+      ? millis === 0
+        ? ''
+        : `.${three.replace(/0+$/, '')}`
       : style === 1
         ? `.${three}`
         : style === 2
           ? `.${three}000000`
-          : millis === 0 ? '.0' : `.${three.replace(/0+$/, '')}`
+          : millis === 0
+            ? '.0'
+            : `.${three.replace(/0+$/, '')}`
   return `${wall}${fraction}${offsetText(offset, variant % 2 === 0)}`
 }
 
@@ -173,11 +182,13 @@ export const buildCollection = (spec: CollectionSpec): ReadonlyArray<Known> => {
 }
 
 /** Collections of 0 to a few hundred records, or of 2,000 to 4,000 in one run in four. */
-export const collectionSpec = (sizes: fc.Arbitrary<number> = fc.oneof(
-  { arbitrary: fc.integer({ min: 0, max: 30 }), weight: 1 },
-  { arbitrary: fc.integer({ min: 0, max: 400 }), weight: 2 },
-  { arbitrary: fc.integer({ min: 2000, max: 4000 }), weight: 1 }
-)): fc.Arbitrary<CollectionSpec> =>
+export const collectionSpec = (
+  sizes: fc.Arbitrary<number> = fc.oneof(
+    { arbitrary: fc.integer({ min: 0, max: 30 }), weight: 1 },
+    { arbitrary: fc.integer({ min: 0, max: 400 }), weight: 2 },
+    { arbitrary: fc.integer({ min: 2000, max: 4000 }), weight: 1 }
+  )
+): fc.Arbitrary<CollectionSpec> =>
   fc.record({
     size: sizes,
     seed: fc.integer(),
@@ -207,16 +218,26 @@ const SET_OPS = ['$eq', '$ne', '$in', '$nin'] as const
 /** Filters on every field of bank_transactions, each value one the collection holds or near it. */
 export const knownFilter = (spec: CollectionSpec): fc.Arbitrary<KnownFilter> => {
   const listOf = <T>(one: fc.Arbitrary<T>, op: string) =>
-    op === '$in' || op === '$nin' ? fc.oneof(fc.array(one, { maxLength: 6 }), fc.array(one, { minLength: 400, maxLength: 500 })) : one.map((v) => [v])
+    op === '$in' || op === '$nin'
+      ? fc.oneof(fc.array(one, { maxLength: 6 }), fc.array(one, { minLength: 400, maxLength: 500 }))
+      : one.map((v) => [v])
   const amount = fc.constantFrom(...AMOUNTS, 2, -250)
-  const moment = fc.tuple(fc.integer({ min: -1, max: spec.moments }), fc.noBias(fc.integer({ min: 0, max: 999_999 })).map((n) => n / 1_000_000))
+  const moment = fc.tuple(
+    fc.integer({ min: -1, max: spec.moments }),
+    fc.noBias(fc.integer({ min: 0, max: 999_999 })).map((n) => n / 1_000_000)
+  )
   const id = fc.integer({ min: 0, max: Math.max(0, spec.size) })
   return fc.oneof(
-    fc.constantFrom(...ALL_OPS).chain((op) =>
-      listOf(amount, op).map((vs) => ({ field: 'amount' as const, op, sent: vs, compared: vs }))
-    ),
+    fc
+      .constantFrom(...ALL_OPS)
+      .chain((op) => listOf(amount, op).map((vs) => ({ field: 'amount' as const, op, sent: vs, compared: vs }))),
     fc.constantFrom(...SET_OPS).chain((op) =>
-      listOf(fc.constantFrom('authorized', 'pending'), op).map((vs) => ({ field: 'status' as const, op, sent: vs, compared: vs }))
+      listOf(fc.constantFrom('authorized', 'pending'), op).map((vs) => ({
+        field: 'status' as const,
+        op,
+        sent: vs,
+        compared: vs
+      }))
     ),
     fc.tuple(fc.constantFrom('created_at' as const, 'updated_at' as const), fc.constantFrom(...ALL_OPS)).chain(([field, op]) =>
       listOf(moment, op).map((ms) => ({
@@ -226,9 +247,9 @@ export const knownFilter = (spec: CollectionSpec): fc.Arbitrary<KnownFilter> => 
         compared: ms.map(([m]) => momentOf(spec, m))
       }))
     ),
-    fc.constantFrom(...SET_OPS).chain((op) =>
-      listOf(id, op).map((ns) => ({ field: 'id' as const, op, sent: ns.map(idOf), compared: ns.map(idOf) }))
-    )
+    fc
+      .constantFrom(...SET_OPS)
+      .chain((op) => listOf(id, op).map((ns) => ({ field: 'id' as const, op, sent: ns.map(idOf), compared: ns.map(idOf) })))
   )
 }
 
@@ -241,7 +262,13 @@ export const someFilters = (spec: CollectionSpec): fc.Arbitrary<ReadonlyArray<Kn
   fc.oneof(fc.constant([]), knownFilters(spec))
 
 /** The query string of a window, order, field and filters, encoded by URLSearchParams (not the library). */
-export const queryOf = (q: { start: number; end: number; order: Order; field: SortField; filters: ReadonlyArray<KnownFilter> }): string =>
+export const queryOf = (q: {
+  start: number
+  end: number
+  order: Order
+  field: SortField
+  filters: ReadonlyArray<KnownFilter>
+}): string =>
   new URLSearchParams([
     ['_start', String(q.start)],
     ['_end', String(q.end)],
@@ -256,14 +283,22 @@ export const queryOf = (q: { start: number; end: number; order: Order; field: So
 const holds = (left: string | number, f: KnownFilter): boolean => {
   const [right] = f.compared
   switch (f.op) {
-    case '$eq': return left === right
-    case '$ne': return left !== right
-    case '$gt': return (left as number) > (right as number)
-    case '$gte': return (left as number) >= (right as number)
-    case '$lt': return (left as number) < (right as number)
-    case '$lte': return (left as number) <= (right as number)
-    case '$in': return f.compared.includes(left)
-    case '$nin': return !f.compared.includes(left)
+    case '$eq':
+      return left === right
+    case '$ne':
+      return left !== right
+    case '$gt':
+      return (left as number) > (right as number)
+    case '$gte':
+      return (left as number) >= (right as number)
+    case '$lt':
+      return (left as number) < (right as number)
+    case '$lte':
+      return (left as number) <= (right as number)
+    case '$in':
+      return f.compared.includes(left)
+    case '$nin':
+      return !f.compared.includes(left)
   }
 }
 
@@ -284,7 +319,8 @@ export const bruteSort = (records: ReadonlyArray<Known>, field: SortField, order
   const direction = order === 'asc' ? 1 : -1
   const compare = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0)
   return [...records].sort(
-    (a, b) => direction * (compare(valueOf(a, field), valueOf(b, field)) || compare(a.record.id, b.record.id)) || a.index - b.index
+    (a, b) =>
+      direction * (compare(valueOf(a, field), valueOf(b, field)) || compare(a.record.id, b.record.id)) || a.index - b.index
   )
 }
 

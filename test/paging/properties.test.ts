@@ -49,117 +49,154 @@ const HEAVY_TIMEOUT = 120_000
 const streams = (end: number, records: number) => end * 8 < records
 
 describe('index endpoints: properties', () => {
-  it('consecutive windows of any size from 1 partition the filtered collection, with exact headers, ties and duplicate ids included', () => {
-    const reached = tally()
-    let heap = 0
-    const walk = collectionSpec().chain((spec) =>
-      // Small pages three times in four: walks of many pages, the conclusion this property is about.
-      fc.record({ spec: fc.constant(spec), field, order, filters: someFilters(spec), small: fc.nat(3).map((n) => n > 0), size: share })
-    )
-    fc.assert(
-      fc.property(walk, ({ spec, field: f, order: o, filters, small, size: sizeShare }) => {
-        reached.run()
-        const known = buildCollection(spec)
-        const records = known.map((k) => k.record)
-        const matching = bruteFilter(known, filters)
-        const total = matching.length
-        // Page sizes from 1, but few enough pages over thousands of records to keep each run short.
-        const least = Math.max(1, Math.ceil(total / (records.length >= 1000 ? 5 : 60)))
-        const most = Math.max(least, Math.min(2000, total + 1))
-        const top = small ? Math.min(most, Math.max(least, 7)) : most
-        // Smaller sizes more often (the square of a uniform share): more pages, more page edges among ties.
-        const size = least + Math.floor(sizeShare * sizeShare * (top - least + 1))
-        const seen: Array<unknown> = []
-        let pages = 0
-        for (let w: PageWindow | null = { start: 0, end: size }; w !== null; ) {
-          if (streams(w.end, records.length)) heap++
-          const r = index(buildQuery(endpoints.bankTransactions, { window: w, order: o, field: f, filters: filters.map((x) => ({ field: x.field, op: x.op, value: x.op === '$in' || x.op === '$nin' ? x.sent : (x.sent[0] as string | number) })) }), records)
-          expect(r.status).toBe(200)
-          expect(r.headers).toEqual(expectedHeaders(w.start, w.end, total))
-          const page = r.body as ReadonlyArray<unknown>
-          expect(page.length).toBeLessThanOrEqual(size)
-          seen.push(...page)
-          w = nextWindow(w, page.length)
-          pages++
-        }
-        expect(pages).toBe(Math.floor(total / size) + 1)
-        // A partition: every record given that matches, each as many times as it was given, in page order.
-        expect(seen).toEqual(bruteSort(matching, f, o).map((k) => k.record))
-        if (pages > 2) reached.reach()
-      }),
-      { numRuns: heavyRuns(100) }
-    )
-    reached.expectShare()
-    expect(heap).toBeGreaterThan(0)
-  }, HEAVY_TIMEOUT)
+  it(
+    'consecutive windows of any size from 1 partition the filtered collection, with exact headers, ties and duplicate ids included',
+    () => {
+      const reached = tally()
+      let heap = 0
+      const walk = collectionSpec().chain((spec) =>
+        // Small pages three times in four: walks of many pages, the conclusion this property is about.
+        fc.record({
+          spec: fc.constant(spec),
+          field,
+          order,
+          filters: someFilters(spec),
+          small: fc.nat(3).map((n) => n > 0),
+          size: share
+        })
+      )
+      fc.assert(
+        fc.property(walk, ({ spec, field: f, order: o, filters, small, size: sizeShare }) => {
+          reached.run()
+          const known = buildCollection(spec)
+          const records = known.map((k) => k.record)
+          const matching = bruteFilter(known, filters)
+          const total = matching.length
+          // Page sizes from 1, but few enough pages over thousands of records to keep each run short.
+          const least = Math.max(1, Math.ceil(total / (records.length >= 1000 ? 5 : 60)))
+          const most = Math.max(least, Math.min(2000, total + 1))
+          const top = small ? Math.min(most, Math.max(least, 7)) : most
+          // Smaller sizes more often (the square of a uniform share): more pages, more page edges among ties.
+          const size = least + Math.floor(sizeShare * sizeShare * (top - least + 1))
+          const seen: Array<unknown> = []
+          let pages = 0
+          for (let w: PageWindow | null = { start: 0, end: size }; w !== null;) {
+            if (streams(w.end, records.length)) heap++
+            const r = index(
+              buildQuery(endpoints.bankTransactions, {
+                window: w,
+                order: o,
+                field: f,
+                filters: filters.map((x) => ({
+                  field: x.field,
+                  op: x.op,
+                  value: x.op === '$in' || x.op === '$nin' ? x.sent : (x.sent[0] as string | number)
+                }))
+              }),
+              records
+            )
+            expect(r.status).toBe(200)
+            expect(r.headers).toEqual(expectedHeaders(w.start, w.end, total))
+            const page = r.body as ReadonlyArray<unknown>
+            expect(page.length).toBeLessThanOrEqual(size)
+            seen.push(...page)
+            w = nextWindow(w, page.length)
+            pages++
+          }
+          expect(pages).toBe(Math.floor(total / size) + 1)
+          // A partition: every record given that matches, each as many times as it was given, in page order.
+          expect(seen).toEqual(bruteSort(matching, f, o).map((k) => k.record))
+          if (pages > 2) reached.reach()
+        }),
+        { numRuns: heavyRuns(100) }
+      )
+      reached.expectShare()
+      expect(heap).toBeGreaterThan(0)
+    },
+    HEAVY_TIMEOUT
+  )
 
-  it('a page of any window, order, field and filters is the brute force, with exact headers', () => {
-    const reached = tally()
-    const pageCase = collectionSpec().chain((spec) =>
-      fc.record({
-        spec: fc.constant(spec),
-        field,
-        order,
-        filters: someFilters(spec),
-        start: share.map((x) => x * 1.1),
-        size: fc.oneof(fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 2000 }))
-      })
-    )
-    fc.assert(
-      fc.property(pageCase, ({ spec, field: f, order: o, filters, start: startShare, size }) => {
-        reached.run()
-        const known = buildCollection(spec)
-        const matching = bruteSort(bruteFilter(known, filters), f, o)
-        const start = Math.floor(startShare * matching.length)
-        const r = index(queryOf({ start, end: start + size, order: o, field: f, filters }), known.map((k) => k.record))
-        const expected = matching.slice(start, start + size).map((k) => k.record)
-        expect([r.status, r.headers]).toEqual([200, expectedHeaders(start, start + size, matching.length)])
-        expect(r.body).toEqual(expected)
-        if (expected.length > 0) reached.reach()
-      }),
-      { numRuns: heavyRuns(300) }
-    )
-    reached.expectShare()
-  }, HEAVY_TIMEOUT)
-
-  it('over 2,000 to 4,000 records, windows that end early stream through the bounded heap and still give the brute force, window after window', () => {
-    const reached = tally()
-    const heapCase = collectionSpec(fc.integer({ min: 2000, max: 4000 })).chain((spec) =>
-      fc.record({
-        spec: fc.constant(spec),
-        field,
-        order,
-        filters: someFilters(spec),
-        size: fc.oneof(fc.integer({ min: 1, max: 7 }), fc.integer({ min: 1, max: 249 })),
-        windows: fc.integer({ min: 1, max: 4 })
-      })
-    )
-    fc.assert(
-      fc.property(heapCase, ({ spec, field: f, order: o, filters, size, windows }) => {
-        reached.run()
-        const known = buildCollection(spec)
-        const records = known.map((k) => k.record)
-        const matching = bruteSort(bruteFilter(known, filters), f, o)
-        let streamed = 0
-        for (let start = 0, n = 0; n < windows && streams(start + size, records.length); start += size, n++) {
-          const r = index(queryOf({ start, end: start + size, order: o, field: f, filters }), records)
+  it(
+    'a page of any window, order, field and filters is the brute force, with exact headers',
+    () => {
+      const reached = tally()
+      const pageCase = collectionSpec().chain((spec) =>
+        fc.record({
+          spec: fc.constant(spec),
+          field,
+          order,
+          filters: someFilters(spec),
+          start: share.map((x) => x * 1.1),
+          size: fc.oneof(fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 2000 }))
+        })
+      )
+      fc.assert(
+        fc.property(pageCase, ({ spec, field: f, order: o, filters, start: startShare, size }) => {
+          reached.run()
+          const known = buildCollection(spec)
+          const matching = bruteSort(bruteFilter(known, filters), f, o)
+          const start = Math.floor(startShare * matching.length)
+          const r = index(
+            queryOf({ start, end: start + size, order: o, field: f, filters }),
+            known.map((k) => k.record)
+          )
+          const expected = matching.slice(start, start + size).map((k) => k.record)
           expect([r.status, r.headers]).toEqual([200, expectedHeaders(start, start + size, matching.length)])
-          expect(r.body).toEqual(matching.slice(start, start + size).map((k) => k.record))
-          if (start < matching.length) streamed++
-        }
-        if (streamed > 0) reached.reach()
-      }),
-      { numRuns: heavyRuns(40) }
-    )
-    reached.expectShare()
-  }, HEAVY_TIMEOUT)
+          expect(r.body).toEqual(expected)
+          if (expected.length > 0) reached.reach()
+        }),
+        { numRuns: heavyRuns(300) }
+      )
+      reached.expectShare()
+    },
+    HEAVY_TIMEOUT
+  )
+
+  it(
+    'over 2,000 to 4,000 records, windows that end early stream through the bounded heap and still give the brute force, window after window',
+    () => {
+      const reached = tally()
+      const heapCase = collectionSpec(fc.integer({ min: 2000, max: 4000 })).chain((spec) =>
+        fc.record({
+          spec: fc.constant(spec),
+          field,
+          order,
+          filters: someFilters(spec),
+          size: fc.oneof(fc.integer({ min: 1, max: 7 }), fc.integer({ min: 1, max: 249 })),
+          windows: fc.integer({ min: 1, max: 4 })
+        })
+      )
+      fc.assert(
+        fc.property(heapCase, ({ spec, field: f, order: o, filters, size, windows }) => {
+          reached.run()
+          const known = buildCollection(spec)
+          const records = known.map((k) => k.record)
+          const matching = bruteSort(bruteFilter(known, filters), f, o)
+          let streamed = 0
+          for (let start = 0, n = 0; n < windows && streams(start + size, records.length); start += size, n++) {
+            const r = index(queryOf({ start, end: start + size, order: o, field: f, filters }), records)
+            expect([r.status, r.headers]).toEqual([200, expectedHeaders(start, start + size, matching.length)])
+            expect(r.body).toEqual(matching.slice(start, start + size).map((k) => k.record))
+            if (start < matching.length) streamed++
+          }
+          if (streamed > 0) reached.reach()
+        }),
+        { numRuns: heavyRuns(40) }
+      )
+      reached.expectShare()
+    },
+    HEAVY_TIMEOUT
+  )
 
   it('a live feed over a growing collection sees every record once, equal instants in any spelling included (R-46)', () => {
     const reached = tally()
     fc.assert(
       fc.property(
         // Steps of 0 seconds in two runs of three: instants tie often, each spelled its own way.
-        fc.array(fc.array(fc.tuple(fc.constantFrom(0, 0, 0, 0, 1, 2), share), { minLength: 1, maxLength: 15, size: 'max' }), { minLength: 1, maxLength: 8 }),
+        fc.array(fc.array(fc.tuple(fc.constantFrom(0, 0, 0, 0, 1, 2), share), { minLength: 1, maxLength: 15, size: 'max' }), {
+          minLength: 1,
+          maxLength: 8
+        }),
         fc.integer({ min: 1, max: 6 }),
         (batches, size) => {
           reached.run()
@@ -171,7 +208,8 @@ describe('index endpoints: properties', () => {
           const poll = () => {
             // At most one page per record and one more: a feed that does not move on fails, not hangs.
             for (let polls = 0; polls <= records.length + 1; polls++) {
-              const page = index(liveFeedQuery(endpoints.bankTransactions, cursor, size), records).body as ReadonlyArray<Transaction>
+              const page = index(liveFeedQuery(endpoints.bankTransactions, cursor, size), records)
+                .body as ReadonlyArray<Transaction>
               seen.push(...page.map((t) => t.id))
               cursor = nextLiveCursor(cursor, page)
               if (page.length < size) return
@@ -184,12 +222,20 @@ describe('index endpoints: properties', () => {
               const n = records.length
               const at = spell(momentOf({ stride: 1000 }, clock), pick)
               moments.push(clock)
-              records.push({ id: `tx-${String(n).padStart(5, '0')}`, amount: n, status: 'pending', created_at: at, updated_at: at })
+              records.push({
+                id: `tx-${String(n).padStart(5, '0')}`,
+                amount: n,
+                status: 'pending',
+                created_at: at,
+                updated_at: at
+              })
             }
             poll()
           }
           expect(seen).toEqual(records.map((t) => t.id))
-          const tiedAcrossSpellings = records.some((t, i) => i > 0 && moments[i] === moments[i - 1] && t.created_at !== records[i - 1]?.created_at)
+          const tiedAcrossSpellings = records.some(
+            (t, i) => i > 0 && moments[i] === moments[i - 1] && t.created_at !== records[i - 1]?.created_at
+          )
           if (tiedAcrossSpellings && records.length > size) reached.reach()
         }
       ),
@@ -212,7 +258,10 @@ describe('index endpoints: properties', () => {
       fc.property(arrays, ({ n, seed, spread, k: kShare, small }) => {
         reached.run()
         // Few distinct values, so that ties are many.
-        const xs = Array.from({ length: n }, (_, i) => ((Math.imul(seed ^ i, 2654435761) >>> 0) % spread) - Math.floor(spread / 2))
+        const xs = Array.from(
+          { length: n },
+          (_, i) => ((Math.imul(seed ^ i, 2654435761) >>> 0) % spread) - Math.floor(spread / 2)
+        )
         // On the heap path k is 1 or more and 8k stays below n.
         const heapMost = Math.floor((n - 1) / 8)
         const k = small && heapMost >= 1 ? 1 + Math.floor(kShare * heapMost) : Math.floor(kShare * (n + 2))
@@ -226,33 +275,69 @@ describe('index endpoints: properties', () => {
 
   it('buildQuery round-trips through decodePageRequest', () => {
     fc.assert(
-      fc.property(fc.nat({ max: 10000 }), fc.integer({ min: 0, max: 2000 }), order, field, fc.integer(), (start, size, o, f, n) => {
-        const amount = Math.trunc(n / 2) || 0
-        const query = buildQuery(endpoints.bankTransactions, {
-          window: { start, end: start + size },
-          order: o,
-          field: f,
-          filters: [{ field: 'amount', op: '$gte', value: amount }]
-        })
-        const decoded = decodePageRequest(endpoints.bankTransactions, query).result
-        expect(decoded._tag).toBe('Right')
-        if (decoded._tag === 'Right') {
-          expect(decoded.right.window).toEqual({ start, end: start + size })
-          expect(decoded.right.sort).toEqual({ field: f, order: o })
-          expect(decoded.right.filters.map((x) => [x.field, x.op, x.values])).toEqual([['amount', '$gte', [amount]]])
+      fc.property(
+        fc.nat({ max: 10000 }),
+        fc.integer({ min: 0, max: 2000 }),
+        order,
+        field,
+        fc.integer(),
+        (start, size, o, f, n) => {
+          const amount = Math.trunc(n / 2) || 0
+          const query = buildQuery(endpoints.bankTransactions, {
+            window: { start, end: start + size },
+            order: o,
+            field: f,
+            filters: [{ field: 'amount', op: '$gte', value: amount }]
+          })
+          const decoded = decodePageRequest(endpoints.bankTransactions, query).result
+          expect(decoded._tag).toBe('Right')
+          if (decoded._tag === 'Right') {
+            expect(decoded.right.window).toEqual({ start, end: start + size })
+            expect(decoded.right.sort).toEqual({ field: f, order: o })
+            expect(decoded.right.filters.map((x) => [x.field, x.op, x.values])).toEqual([['amount', '$gte', [amount]]])
+          }
         }
-      })
+      )
     )
   })
 
   it('any query string gives 200, 400 or 416, never throws, and leaves Object.prototype alone', () => {
     const before = Object.getOwnPropertyNames(Object.prototype).sort()
     const piece = fc.oneof(
-      fc.constantFrom('__proto__', 'constructor', 'prototype', '_start', '_end', '_order', '_field', 'amount', 'status', 'created_at', '[$in]', '[$gt]', '%', '%2', '%E0%A4%A', '+', '=', '&', '[', ']', '99999999999999999999999', '-1', '[1,2]', 'desc', 'ASC'),
+      fc.constantFrom(
+        '__proto__',
+        'constructor',
+        'prototype',
+        '_start',
+        '_end',
+        '_order',
+        '_field',
+        'amount',
+        'status',
+        'created_at',
+        '[$in]',
+        '[$gt]',
+        '%',
+        '%2',
+        '%E0%A4%A',
+        '+',
+        '=',
+        '&',
+        '[',
+        ']',
+        '99999999999999999999999',
+        '-1',
+        '[1,2]',
+        'desc',
+        'ASC'
+      ),
       fc.string({ maxLength: 8 }),
       fc.integer().map(String)
     )
-    const query = fc.oneof(fc.string(), fc.array(piece, { maxLength: 30 }).map((ps) => ps.join('')))
+    const query = fc.oneof(
+      fc.string(),
+      fc.array(piece, { maxLength: 30 }).map((ps) => ps.join(''))
+    )
     fc.assert(
       fc.property(query, (q) => {
         const r = index(q, [])

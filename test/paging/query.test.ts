@@ -10,9 +10,30 @@ describe('decodeQuery', () => {
   it.each<[string, string, ReadonlyArray<[string, string]>]>([
     ['nothing', '', []],
     ['one parameter', 'a=1', [['a', '1']]],
-    ['parameters in order', '_end=5&_start=0', [['_end', '5'], ['_start', '0']]],
-    ['empty segments, skipped', '&a=1&&b=2&', [['a', '1'], ['b', '2']]],
-    ['a segment without =, as the empty value', 'a&b=', [['a', ''], ['b', '']]],
+    [
+      'parameters in order',
+      '_end=5&_start=0',
+      [
+        ['_end', '5'],
+        ['_start', '0']
+      ]
+    ],
+    [
+      'empty segments, skipped',
+      '&a=1&&b=2&',
+      [
+        ['a', '1'],
+        ['b', '2']
+      ]
+    ],
+    [
+      'a segment without =, as the empty value',
+      'a&b=',
+      [
+        ['a', ''],
+        ['b', '']
+      ]
+    ],
     ['a value holding =', 'a==b=c', [['a', '=b=c']]],
     ['an empty key', '=x', [['', 'x']]],
     ['escapes and + as a space', 'name%5B%24in%5D=%5B%22a+b%22%5D', [['name[$in]', '["a b"]']]]
@@ -41,7 +62,11 @@ describe('decodeQuery', () => {
 
 describe('encodeQuery', () => {
   it('percent-encodes keys and values and joins them with &, the inverse of decodeQuery', () => {
-    const parameters: ReadonlyArray<[string, string]> = [['id[$in]', '["a b","c&d"]'], ['name', 'Ñuñoa = 100%'], ['', '']]
+    const parameters: ReadonlyArray<[string, string]> = [
+      ['id[$in]', '["a b","c&d"]'],
+      ['name', 'Ñuñoa = 100%'],
+      ['', '']
+    ]
     const query = encodeQuery(parameters)
     expect(query).toBe('id%5B%24in%5D=%5B%22a%20b%22%2C%22c%26d%22%5D&name=%C3%91u%C3%B1oa%20%3D%20100%25&=')
     expect(decodeQuery(query)).toEqual(either.right(parameters))

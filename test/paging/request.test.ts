@@ -16,12 +16,18 @@ describe('decodePageRequest', () => {
         { rule: 'page.filter', detail: 'no filters' },
         { rule: 'page.size', detail: '25 records at most' }
       ],
-      result: { _tag: 'Right', right: { window: { start: 0, end: 25 }, sort: { field: 'created_at', order: 'asc' }, filters: [], filterParameters: [] } }
+      result: {
+        _tag: 'Right',
+        right: { window: { start: 0, end: 25 }, sort: { field: 'created_at', order: 'asc' }, filters: [], filterParameters: [] }
+      }
     })
   })
 
   it('separates the page parameters from the filters, and keeps the filters as sent', () => {
-    const t = decodePageRequest(tx, 'status=pending&_start=10&_end=30&_order=desc&_field=amount&created_at[$gte]=2026-11-22T07:00:00-03:00')
+    const t = decodePageRequest(
+      tx,
+      'status=pending&_start=10&_end=30&_order=desc&_field=amount&created_at[$gte]=2026-11-22T07:00:00-03:00'
+    )
     expect(t).toEqual({
       reasons: [
         { rule: 'page.query', detail: '6 parameters' },
@@ -50,7 +56,11 @@ describe('decodePageRequest', () => {
   it('refuses an underscore parameter the endpoint does not know, before reading the window', () => {
     expect(decodePageRequest(tx, '_start=0&_limit=5')).toEqual({
       reasons: [{ rule: 'page.query', detail: '_limit is not a parameter of /v1/banking/bank_transactions' }],
-      result: left({ _tag: 'BadRequest', rule: 'page.query', detail: '_limit is not a parameter of /v1/banking/bank_transactions' })
+      result: left({
+        _tag: 'BadRequest',
+        rule: 'page.query',
+        detail: '_limit is not a parameter of /v1/banking/bank_transactions'
+      })
     })
   })
 

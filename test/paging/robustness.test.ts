@@ -42,16 +42,14 @@ interface Tx {
 const tiedCollection = fc
   .array(fc.tuple(fc.integer({ min: 0, max: 3 }), fc.nat(3)), { minLength: 8, maxLength: 60 })
   .map((specs) =>
-    specs.map(
-      ([minute, how], i): Tx => ({
-        id: `tx-${String(i).padStart(3, '0')}`,
-        // The minute again, so the test knows each record's moment without parsing.
-        amount: minute,
-        status: 'authorized',
-        created_at: spell(minute, how),
-        updated_at: spell(minute, how + 1)
-      })
-    )
+    specs.map(([minute, how], i): Tx => ({
+      id: `tx-${String(i).padStart(3, '0')}`,
+      // The minute again, so the test knows each record's moment without parsing.
+      amount: minute,
+      status: 'authorized',
+      created_at: spell(minute, how),
+      updated_at: spell(minute, how + 1)
+    }))
   )
 
 /** An instant carrying `tag` in its nanoseconds, and the tag read back from it. */
@@ -82,7 +80,8 @@ describe('a live feed compares instants, not strings (R-46)', () => {
         }
         const seen = pages.flat().map((r) => r.id)
         expect([...seen].sort()).toEqual(records.map((r) => r.id).sort())
-        if (pages.some((p, i) => i > 0 && minuteOf.get(pages[i - 1]?.at(-1)?.id ?? '') === minuteOf.get(p[0]?.id ?? ''))) tieSplitByAPage++
+        if (pages.some((p, i) => i > 0 && minuteOf.get(pages[i - 1]?.at(-1)?.id ?? '') === minuteOf.get(p[0]?.id ?? '')))
+          tieSplitByAPage++
       })
     )
     // Most runs end a page inside a group of records of one moment: the case that once stalled.
@@ -125,7 +124,10 @@ describe('a live feed compares instants, not strings (R-46)', () => {
 describe('index robustness (R-47)', () => {
   /** Records with equal sort keys and equal ids, told apart only by a tag the index never reads. */
   const duplicates = fc
-    .array(fc.tuple(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 2 }), fc.nat(3)), { minLength: 401, maxLength: 500 })
+    .array(fc.tuple(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 2 }), fc.nat(3)), {
+      minLength: 401,
+      maxLength: 500
+    })
     .map((specs) =>
       specs.map(([id, minute, how], i) => ({
         id: `tx-${id}`,
@@ -141,17 +143,23 @@ describe('index robustness (R-47)', () => {
     let runs = 0
     let heapPath = 0
     fc.assert(
-      fc.property(duplicates, fc.integer({ min: 10, max: 50 }), fc.constantFrom('asc', 'desc'), fc.constantFrom('created_at', 'amount'), (records, size, order, field) => {
-        runs++
-        // A first window of at most 50 over more than 400 records streams through the bounded heap.
-        if (size * 8 < records.length) heapPath++
-        const tags: Array<number> = []
-        for (let start = 0; start < records.length + size; start += size) {
-          const body = bodyOf(`_start=${start}&_end=${start + size}&_order=${order}&_field=${field}`, records)
-          tags.push(...body.map(tagOf))
+      fc.property(
+        duplicates,
+        fc.integer({ min: 10, max: 50 }),
+        fc.constantFrom('asc', 'desc'),
+        fc.constantFrom('created_at', 'amount'),
+        (records, size, order, field) => {
+          runs++
+          // A first window of at most 50 over more than 400 records streams through the bounded heap.
+          if (size * 8 < records.length) heapPath++
+          const tags: Array<number> = []
+          for (let start = 0; start < records.length + size; start += size) {
+            const body = bodyOf(`_start=${start}&_end=${start + size}&_order=${order}&_field=${field}`, records)
+            tags.push(...body.map(tagOf))
+          }
+          expect([...tags].sort((a, b) => a - b)).toEqual(records.map((_, i) => i))
         }
-        expect([...tags].sort((a, b) => a - b)).toEqual(records.map((_, i) => i))
-      }),
+      ),
       { numRuns: runsOf(100) }
     )
     // Every collection holds over 400 records over 9 (id, key) pairs: duplicates in each run, and
@@ -231,7 +239,12 @@ describe('nextWindow given values outside its type (R-19)', () => {
     ['a NaN end', { start: 0, end: Number.NaN }, 10, 'nextWindow: window.end is NaN, not a whole number >= start (0)'],
     ['a NaN start', { start: Number.NaN, end: 10 }, 10, 'nextWindow: window.start is NaN, not a whole number >= 0'],
     ['a NaN count', { start: 0, end: 10 }, Number.NaN, 'nextWindow: received is NaN, not a whole number >= 0'],
-    ['an infinite end', { start: 0, end: Number.POSITIVE_INFINITY }, 10, 'nextWindow: window.end is Infinity, not a whole number >= start (0)'],
+    [
+      'an infinite end',
+      { start: 0, end: Number.POSITIVE_INFINITY },
+      10,
+      'nextWindow: window.end is Infinity, not a whole number >= start (0)'
+    ],
     ['a fractional start', { start: 0.5, end: 10 }, 10, 'nextWindow: window.start is 0.5, not a whole number >= 0'],
     ['an end before the start', { start: 10, end: 5 }, 0, 'nextWindow: window.end is 5, not a whole number >= start (10)'],
     ['a negative count', { start: 0, end: 10 }, -1, 'nextWindow: received is -1, not a whole number >= 0']
@@ -258,7 +271,12 @@ describe('the client query builders never throw (R-19)', () => {
     ['no endpoint', null, { order: 'desc' }, '_order=desc'],
     ['no spec', endpoints.bankTransactions, null, ''],
     ['filters that are not a list', endpoints.bankTransactions, { filters: 0 }, ''],
-    ['a hole and junk among the filters', endpoints.bankTransactions, { filters: [undefined, 7, { field: 'amount', op: '$gte', value: 5 }] }, 'amount%5B%24gte%5D=5'],
+    [
+      'a hole and junk among the filters',
+      endpoints.bankTransactions,
+      { filters: [undefined, 7, { field: 'amount', op: '$gte', value: 5 }] },
+      'amount%5B%24gte%5D=5'
+    ],
     ['an order or field that is a number', endpoints.bankTransactions, { order: 1, field: 2 }, ''],
     ['a window of objects', endpoints.bankTransactions, { window: { start: Object.create(null) as unknown, end: 5 } }, ''],
     ['a BigInt in a list', endpoints.bankTransactions, { filters: [{ field: 'amount', op: '$in', value: [0n] }] }, ''],

@@ -33,7 +33,8 @@ describe('selectPage: the page of a collection', () => {
   it('finds the same page through the bounded heap (a window far shorter than the collection) as by sorting', () => {
     const many = Array.from({ length: 200 }, (_, i) => record(`tx-${String(i).padStart(3, '0')}`, (i * 37) % 101))
     // Amounts (37 i mod 101): 0 at i = 0 and 101, 1 at i = 71 and 172, 2 at i = 41 and 142.
-    const page = (start: number, end: number, order: 'asc' | 'desc') => selectPage(tx, many, [], { field: 'amount', order }, { start, end })
+    const page = (start: number, end: number, order: 'asc' | 'desc') =>
+      selectPage(tx, many, [], { field: 'amount', order }, { start, end })
     expect(page(0, 6, 'asc')).toEqual(either.right({ page: [0, 101, 71, 172, 41, 142].map((i) => many[i]), total: 200 }))
     expect(page(2, 4, 'asc')).toEqual(either.right({ page: [71, 172].map((i) => many[i]), total: 200 }))
     // Descending: 100 at i = 30 and 131, 99 at i = 60 and 161; ids descending within a key.
@@ -54,11 +55,15 @@ describe('selectPage: the page of a collection', () => {
   })
 
   it('gives an empty page for an empty window, with the total', () => {
-    expect(selectPage(tx, ten, [], { field: 'amount', order: 'asc' }, { start: 0, end: 0 })).toEqual(either.right({ page: [], total: 10 }))
+    expect(selectPage(tx, ten, [], { field: 'amount', order: 'asc' }, { start: 0, end: 0 })).toEqual(
+      either.right({ page: [], total: 10 })
+    )
   })
 
   it('is a 500 for a sort field the endpoint does not have', () => {
-    expect(selectPage(tx, ten, [], { field: 'colour', order: 'asc' }, { start: 0, end: 5 })).toEqual(internal('the endpoint has no field colour'))
+    expect(selectPage(tx, ten, [], { field: 'colour', order: 'asc' }, { start: 0, end: 5 })).toEqual(
+      internal('the endpoint has no field colour')
+    )
   })
 
   it.each<[string, ReadonlyArray<unknown>, string]>([
@@ -74,14 +79,25 @@ describe('selectPage: the page of a collection', () => {
 
   it('is a 500 for a filtered field a record lacks, even when another filter already failed it', () => {
     const records = [record('tx-0', 1, 'pending'), { ...record('tx-1', 2), status: 'void' }]
-    expect(selectPage(tx, records, [filter('amount[$gt]', '5'), filter('status', 'pending')], { field: 'amount', order: 'asc' }, { start: 0, end: 5 })).toEqual(
-      internal('record 1 has no valid status')
-    )
+    expect(
+      selectPage(
+        tx,
+        records,
+        [filter('amount[$gt]', '5'), filter('status', 'pending')],
+        { field: 'amount', order: 'asc' },
+        { start: 0, end: 5 }
+      )
+    ).toEqual(internal('record 1 has no valid status'))
   })
 
   it('reads an unfiltered, unsorted field never: a record without it is fine', () => {
-    const records = [{ id: 'tx-0', amount: 3 }, { id: 'tx-1', amount: 1 }]
-    expect(selectPage(tx, records, [], { field: 'amount', order: 'desc' }, { start: 0, end: 5 })).toEqual(either.right({ page: records, total: 2 }))
+    const records = [
+      { id: 'tx-0', amount: 3 },
+      { id: 'tx-1', amount: 1 }
+    ]
+    expect(selectPage(tx, records, [], { field: 'amount', order: 'desc' }, { start: 0, end: 5 })).toEqual(
+      either.right({ page: records, total: 2 })
+    )
   })
 })
 

@@ -22,13 +22,15 @@ const LAST_DAY = epochDay('9999-12-31')
 const fnsBoundary = (s: Schedule, k: number): string | null => {
   const a = utc(s.anchor)
   const n = k * s.every
-  const d = s.unit === 'day' ? addDays(a, n) : s.unit === 'week' ? addWeeks(a, n) : s.unit === 'month' ? addMonths(a, n) : addYears(a, n)
+  const d =
+    s.unit === 'day' ? addDays(a, n) : s.unit === 'week' ? addWeeks(a, n) : s.unit === 'month' ? addMonths(a, n) : addYears(a, n)
   return d.getFullYear() > 9999 ? null : format(d, 'yyyy-MM-dd')
 }
 
 /** The largest k whose boundary k + 1 is still within the calendar, counted without the library. */
 const lastFullPeriod = (s: Schedule): number => {
-  if (s.unit === 'day' || s.unit === 'week') return Math.floor((LAST_DAY - epochDay(s.anchor)) / (s.every * (s.unit === 'week' ? 7 : 1))) - 1
+  if (s.unit === 'day' || s.unit === 'week')
+    return Math.floor((LAST_DAY - epochDay(s.anchor)) / (s.every * (s.unit === 'week' ? 7 : 1))) - 1
   const monthsLeft = (9999 - Number(s.anchor.slice(0, 4))) * 12 + (12 - Number(s.anchor.slice(5, 7)))
   return Math.floor(monthsLeft / (s.every * (s.unit === 'year' ? 12 : 1))) - 1
 }
@@ -123,9 +125,18 @@ describe('indexAt and periodAt', () => {
   })
 
   it('finds the periods around the skipped days', () => {
-    expect(periodAt(schedule('2011-11-30', 'month'), day('2011-12-30'))).toEqual({ starts_on: '2011-12-30', ends_on: '2012-01-30' })
-    expect(periodAt(schedule('2011-11-30', 'month'), day('2011-12-29'))).toEqual({ starts_on: '2011-11-30', ends_on: '2011-12-30' })
-    expect(periodAt(schedule('1994-12-24', 'week'), day('1994-12-31'))).toEqual({ starts_on: '1994-12-31', ends_on: '1995-01-07' })
+    expect(periodAt(schedule('2011-11-30', 'month'), day('2011-12-30'))).toEqual({
+      starts_on: '2011-12-30',
+      ends_on: '2012-01-30'
+    })
+    expect(periodAt(schedule('2011-11-30', 'month'), day('2011-12-29'))).toEqual({
+      starts_on: '2011-11-30',
+      ends_on: '2011-12-30'
+    })
+    expect(periodAt(schedule('1994-12-24', 'week'), day('1994-12-31'))).toEqual({
+      starts_on: '1994-12-31',
+      ends_on: '1995-01-07'
+    })
   })
 
   it('returns a non-empty period that contains the date', () => {

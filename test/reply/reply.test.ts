@@ -40,14 +40,38 @@ describe('problemReply', () => {
 
   it.each<[Problem, number, unknown]>([
     [problem.unauthenticated('auth.bearer', 'x'), 401, null],
-    [problem.emailNotVerified('auth.email_verified', 'x'), 401, { error: 'email_not_verified', message: 'Email address not verified' }],
+    [
+      problem.emailNotVerified('auth.email_verified', 'x'),
+      401,
+      { error: 'email_not_verified', message: 'Email address not verified' }
+    ],
     [problem.guardRejected('budget.permission.update', 'x'), 401, { message: 'Unauthorized (401)' }],
     [problem.notFound('budget.scope', 'x'), 404, { error: 'not_found', message: 'Not found' }],
-    [problem.badRequest('budget.body.type', 'The body is not valid JSON'), 400, { error: 'bad_request', message: 'The body is not valid JSON' }],
-    [problem.preconditionFailed('budget.body.wrapper', 'x'), 412, { message: 'The request body must hold the budget under the key "budget"' }],
-    [problem.forbidden('budget.permission.manager', 'budgets/cannot_change_manager', 'm'), 403, { error_code: 'budgets/cannot_change_manager', message: 'm' }],
-    [problem.conflict('budget.status.closed', 'The budget is closed'), 409, { error: 'conflict', message: 'The budget is closed' }],
-    [problem.invalid('budget.validation', [{ field: 'name', messages: ["can't be blank"] }]), 422, { errors: { name: ["can't be blank"] } }],
+    [
+      problem.badRequest('budget.body.type', 'The body is not valid JSON'),
+      400,
+      { error: 'bad_request', message: 'The body is not valid JSON' }
+    ],
+    [
+      problem.preconditionFailed('budget.body.wrapper', 'x'),
+      412,
+      { message: 'The request body must hold the budget under the key "budget"' }
+    ],
+    [
+      problem.forbidden('budget.permission.manager', 'budgets/cannot_change_manager', 'm'),
+      403,
+      { error_code: 'budgets/cannot_change_manager', message: 'm' }
+    ],
+    [
+      problem.conflict('budget.status.closed', 'The budget is closed'),
+      409,
+      { error: 'conflict', message: 'The budget is closed' }
+    ],
+    [
+      problem.invalid('budget.validation', [{ field: 'name', messages: ["can't be blank"] }]),
+      422,
+      { errors: { name: ["can't be blank"] } }
+    ],
     [problem.internalError('server.input', 'x'), 500, { error: 'internal_error', message: 'Internal server error' }]
   ])('maps %o to its status and body', (p, status, body) => {
     expect(statusAndBody(p)).toEqual({ status, body })
