@@ -96,19 +96,22 @@ interface Row {
 /**
  * A record of the page as a plain JSON object of the endpoint's fields (R-18): a class instance
  * or an ORM row reads like the plain object it stands for, and serialises whole. Fields already
- * read for the query are not read again; a field that is `undefined` is left out.
+ * read for the query are not read again; a field that is `undefined` is left out, one of the
+ * wrong type is the server's fault (500), as for the fields the query reads.
  */
 const plainRecord =
   (endpoint: Endpoint, read: ReadonlyArray<string>) =>
-  (row: Row): Record<string, unknown> => {
+  (row: Row): E.Either<Problem, Record<string, unknown>> => {
     const plain: Record<string, unknown> = {}
-    for (const field of Object.keys(endpoint.fields)) {
+    for (const [field, type] of Object.entries(endpoint.fields)) {
       const slot = read.indexOf(field)
       const value = slot >= 0 ? row.values[slot] : (row.record as Readonly<Record<string, unknown>>)[field]
-      if (value !== undefined)
-        Object.defineProperty(plain, field, { value, enumerable: true, writable: true, configurable: true })
+      if (value === undefined) continue
+      // A record of the page holds only JSON values of its fields' types: what the body sends.
+      if (fieldValue(type, value) === null) return malformed(row.index, field)
+      Object.defineProperty(plain, field, { value, enumerable: true, writable: true, configurable: true })
     }
-    return plain
+    return E.right(plain)
   }
 
 const malformed = (index: number, field: string): E.Either<Problem, never> =>
@@ -178,6 +181,7 @@ export const selectPage = (
       heap.offer({ record, values: [...values], key, id, index: i })
   }
   const first = streaming ? heap.sorted() : rows.sort(cmp).slice(0, window.end)
-  const project = plainRecord(endpoint, fields)
-  return E.right({ page: first.slice(window.start).map(project), total })
+  return E.map((page: ReadonlyArray<unknown>) => ({ page, total }))(
+    E.traverseArray(plainRecord(endpoint, fields))(first.slice(window.start))
+  )
 }

@@ -345,3 +345,17 @@ describe('records that are not plain objects (R-18)', () => {
     expect(JSON.parse(JSON.stringify(r.body))).toStrictEqual([...plain].reverse())
   })
 })
+
+describe('a record of the page with a field of the wrong type (found by the fuzz)', () => {
+  it('is the server fault, a 500, never a body that is not JSON', () => {
+    const records = [
+      { id: 'tx-0', amount: 0, status: () => 'pending', created_at: '2020-01-01T00:00:00Z', updated_at: '2026-11-22T10:00:00Z' }
+    ]
+    const r = index('', records)
+    expect([r.status, r.body, r.reasons.at(-1)]).toStrictEqual([
+      500,
+      { error: 'internal_error', message: 'Internal server error' },
+      { rule: 'page.records', detail: 'record 0 has no valid status' }
+    ])
+  })
+})
