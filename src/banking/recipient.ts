@@ -52,7 +52,7 @@ export interface BankRecipient {
  * @example
  * const context = { bank_ids: ['bank-1'], enrolled: [{ rut: '12.345.678-5', bank_id: 'bank-1', account_number: '00-123-456' }] }
  * validateBankRecipient({ rut: '12345678-5', account_number: '00123456', bank_id: 'bank-1', name: 'Ana' }, context)
- * //=> left({ _tag: 'Conflict', rule: 'recipient.conflict', detail: 'The recipient is already enrolled' })
+ * //=> left({ _tag: 'Conflict', rule: 'recipient.conflict', message: 'The recipient is already enrolled', detail: 'The recipient is already enrolled' })
  *
  * @category model
  * @since 0.1.0

@@ -7,7 +7,7 @@
  * @example
  * authorizeTransaction({ id: 'tx-1', status: 'pending' }) //=> right({ id: 'tx-1', status: 'authorized' })
  * authorizeTransaction({ id: 'tx-1', status: 'authorized' })
- * //=> left({ _tag: 'Conflict', rule: 'transaction.authorize', detail: 'The transaction is already authorized' })
+ * //=> left({ _tag: 'Conflict', rule: 'transaction.authorize', message: 'The transaction is already authorized', detail: 'The transaction is already authorized' })
  *
  * @since 0.1.0
  */

@@ -93,7 +93,7 @@ export const authorizeMoney = (caller: Caller, budget: Budget): Trail<Caller> =>
  *
  * @example
  * decodeMoneyBody('{"amount_cents":5000}').result //=> right(5000)
- * decodeMoneyBody('{"amount":5000}').result //=> left({ _tag: 'BadRequest', rule: 'money.body', detail: 'amount_cents is required' })
+ * decodeMoneyBody('{"amount":5000}').result //=> left({ _tag: 'BadRequest', rule: 'money.body', message: 'amount_cents is required', detail: 'amount_cents is required' })
  *
  * @category rules
  * @since 0.1.0
@@ -114,7 +114,7 @@ export const decodeMoneyBody = (body: string | undefined): Trail<number> => {
  *
  * @example
  * moneyStatus({ ...budget, status: 'closing' }).result
- * //=> left({ _tag: 'Conflict', rule: 'money.status', detail: 'The budget is closing' })
+ * //=> left({ _tag: 'Conflict', rule: 'money.status', message: 'The budget is closing', detail: 'The budget is closing' })
  *
  * @category rules
  * @since 0.1.0

@@ -77,7 +77,7 @@ const wrongTypes = (budget: Record<string, unknown>): ReadonlyArray<string> =>
  *
  * @example
  * decodeUpdateBody('{"budget":{"name":"Travel"}}') //=> right([{ key: 'name', value: 'Travel' }])
- * decodeUpdateBody('{"budget":{"name":7}}') //=> left({ _tag: 'BadRequest', rule: 'budget.body.type', detail: 'budget.name must be a string' })
+ * decodeUpdateBody('{"budget":{"name":7}}') //=> left({ _tag: 'BadRequest', rule: 'budget.body.type', message: 'budget.name must be a string', detail: 'budget.name must be a string' })
  *
  * @category utils
  * @since 0.1.0

@@ -42,6 +42,7 @@ import { type Changes, fieldMessages, validateUpdate } from './validation'
  * @example
  * decideUpdate({ rights: 'manager', budget, sent: [{ key: 'recurrence_every', value: 2 }], today: '2026-11-22' }).result
  * //=> left({ _tag: 'Forbidden', rule: 'budget.permission.recurrence', error_code: 'budgets/cannot_change_recurrence',
+ * //          message: 'Only an admin or a user with budgets_manage can change the recurrence',
  * //          detail: 'Only an admin or a user with budgets_manage can change the recurrence' })
  *
  * @category model

@@ -8,7 +8,7 @@
  *
  * @example
  * guardRoleAssignment({ user_id: 'u-1', role: 'admin', permissions: [] }, 'owner')
- * //=> left({ _tag: 'Forbidden', rule: 'role.owner', error_code: 'roles/owner_required', detail: 'Only an owner can assign the owner role' })
+ * //=> left({ _tag: 'Forbidden', rule: 'role.owner', error_code: 'roles/owner_required', message: 'Only an owner can assign the owner role', detail: 'Only an owner can assign the owner role' })
  * guardRoleAssignment({ user_id: 'u-1', role: 'owner', permissions: [] }, 'Owner' as Role)
  * //=> throws TypeError('guardRoleAssignment: role must be exactly owner, admin or member, not "Owner"')
  *

@@ -7,7 +7,7 @@
  * import { problem } from 'budget-rules/rules'
  *
  * problem.conflict('budget.status.closed', 'The budget is closed')
- * //=> { _tag: 'Conflict', rule: 'budget.status.closed', detail: 'The budget is closed' }
+ * //=> { _tag: 'Conflict', rule: 'budget.status.closed', message: 'The budget is closed', detail: 'The budget is closed' }
  *
  * @since 0.1.0
  */
@@ -23,6 +23,12 @@ interface Refusal<Tag extends string> {
   readonly rule: RuleId
   /** For the server's log and `reasons`; never sent where the spec wants an empty or fixed body. */
   readonly detail: string
+}
+
+/** A refusal whose body carries a message for the client, kept apart from the detail for the log. */
+interface Messaged<Tag extends string> extends Refusal<Tag> {
+  /** What the client reads in the body's `message`. */
+  readonly message: string
 }
 
 /**
@@ -72,7 +78,7 @@ export type NotFound = Refusal<'NotFound'>
  * statusAndBody(badRequest('money.body', 'amount_cents is required'))
  * //=> { status: 400, body: { error: 'bad_request', message: 'amount_cents is required' } }
  */
-export type BadRequest = Refusal<'BadRequest'>
+export type BadRequest = Messaged<'BadRequest'>
 /**
  * 412, `{message}`.
  *
@@ -92,7 +98,7 @@ export type PreconditionFailed = Refusal<'PreconditionFailed'>
  * statusAndBody(forbidden('role.owner', 'roles/owner_required', 'Only an owner can assign the owner role'))
  * //=> { status: 403, body: { error_code: 'roles/owner_required', message: 'Only an owner can assign the owner role' } }
  */
-export interface Forbidden extends Refusal<'Forbidden'> {
+export interface Forbidden extends Messaged<'Forbidden'> {
   readonly error_code: string
 }
 /**
@@ -113,7 +119,7 @@ export type Denied = Refusal<'Denied'>
  * statusAndBody(conflict('money.status', 'The budget is closing'))
  * //=> { status: 409, body: { error: 'conflict', message: 'The budget is closing' } }
  */
-export type Conflict = Refusal<'Conflict'>
+export type Conflict = Messaged<'Conflict'>
 /**
  * 422, `{errors: {field: [text, ...]}}`, every invalid field.
  *
@@ -223,6 +229,11 @@ const refusal =
   <Tag extends Problem['_tag']>(tag: Tag) =>
   (rule: RuleId, detail: string): Refusal<Tag> => ({ _tag: tag, rule, detail })
 
+/** The constructor of a refusal with a client message; the log's detail is the message unless given. */
+const messaged =
+  <Tag extends 'BadRequest' | 'Conflict'>(tag: Tag) =>
+  (rule: RuleId, message: string, detail: string = message): Messaged<Tag> => ({ _tag: tag, rule, message, detail })
+
 /**
  * A {@link Unauthenticated} problem.
  *
@@ -267,12 +278,12 @@ export const notFound = /*#__PURE__*/ refusal('NotFound')
  * A {@link BadRequest} problem; its detail is the message the client reads.
  *
  * @example
- * badRequest('money.body', 'amount_cents is required') //=> { _tag: 'BadRequest', rule: 'money.body', detail: 'amount_cents is required' }
+ * badRequest('money.body', 'amount_cents is required') //=> { _tag: 'BadRequest', rule: 'money.body', message: 'amount_cents is required', detail: 'amount_cents is required' }
  *
  * @category constructors
  * @since 0.1.0
  */
-export const badRequest = /*#__PURE__*/ refusal('BadRequest')
+export const badRequest = /*#__PURE__*/ messaged('BadRequest')
 /**
  * A {@link PreconditionFailed} problem.
  *
@@ -288,12 +299,12 @@ export const preconditionFailed = /*#__PURE__*/ refusal('PreconditionFailed')
  *
  * @example
  * conflict('transaction.authorize', 'The transaction is already authorized')
- * //=> { _tag: 'Conflict', rule: 'transaction.authorize', detail: 'The transaction is already authorized' }
+ * //=> { _tag: 'Conflict', rule: 'transaction.authorize', message: 'The transaction is already authorized', detail: 'The transaction is already authorized' }
  *
  * @category constructors
  * @since 0.1.0
  */
-export const conflict = /*#__PURE__*/ refusal('Conflict')
+export const conflict = /*#__PURE__*/ messaged('Conflict')
 /**
  * An {@link InternalError} problem.
  *
@@ -361,15 +372,16 @@ export const upstream = (rule: RuleId, status: 502 | 503 | 504, detail: string):
  *
  * @example
  * forbidden('role.owner', 'roles/owner_required', 'Only an owner can assign the owner role')
- * //=> { _tag: 'Forbidden', rule: 'role.owner', error_code: 'roles/owner_required', detail: 'Only an owner can assign the owner role' }
+ * //=> { _tag: 'Forbidden', rule: 'role.owner', error_code: 'roles/owner_required', message: 'Only an owner can assign the owner role', detail: 'Only an owner can assign the owner role' }
  *
  * @category constructors
  * @since 0.1.0
  */
-export const forbidden = (rule: RuleId, error_code: string, detail: string): Forbidden => ({
+export const forbidden = (rule: RuleId, error_code: string, message: string, detail: string = message): Forbidden => ({
   _tag: 'Forbidden',
   rule,
   error_code,
+  message,
   detail
 })
 

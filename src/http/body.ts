@@ -3,7 +3,7 @@
  * is not an object, with the message every endpoint uses for it.
  *
  * @example
- * jsonObjectBody('money.body', '[1]') //=> left({ _tag: 'BadRequest', rule: 'money.body', detail: 'The body must be a JSON object' })
+ * jsonObjectBody('money.body', '[1]') //=> left({ _tag: 'BadRequest', rule: 'money.body', message: 'The body must be a JSON object', detail: 'The body must be a JSON object' })
  *
  * @since 0.1.0
  */
@@ -19,7 +19,7 @@ import type { Problem } from '../decision/problem'
  *
  * @example
  * jsonObjectBody('money.body', '{"amount_cents":5000}') //=> right({ amount_cents: 5000 })
- * jsonObjectBody('money.body', '{') //=> left({ _tag: 'BadRequest', rule: 'money.body', detail: 'The body is not valid JSON' })
+ * jsonObjectBody('money.body', '{') //=> left({ _tag: 'BadRequest', rule: 'money.body', message: 'The body is not valid JSON', detail: 'The body is not valid JSON' })
  *
  * @category utils
  * @since 0.1.0

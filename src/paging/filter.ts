@@ -37,7 +37,7 @@ import { type Endpoint, type FieldType, fieldOf } from './endpoint'
  * import { endpoints } from 'budget-rules'
  *
  * decodeFilter(endpoints.bankTransactions, 'amount[$like]', '1')
- * //=> left({ _tag: 'BadRequest', rule: 'page.filter', detail: '$like is not an operator' })
+ * //=> left({ _tag: 'BadRequest', rule: 'page.filter', message: '$like is not an operator', detail: '$like is not an operator' })
  *
  * @category model
  * @since 0.1.0
@@ -93,7 +93,7 @@ export interface Filter {
  * import { endpoints } from 'budget-rules'
  *
  * decodeFilter(endpoints.bankTransactions, 'amount[$in]', JSON.stringify(Array.from({ length: MAX_LIST_VALUES + 1 }, (_, i) => i)))
- * //=> left({ _tag: 'BadRequest', rule: 'page.filter', detail: 'amount[$in] holds more than 500 values' })
+ * //=> left({ _tag: 'BadRequest', rule: 'page.filter', message: 'amount[$in] holds more than 500 values', detail: 'amount[$in] holds more than 500 values' })
  *
  * @category constants
  * @since 0.1.0
@@ -203,7 +203,7 @@ const describe = (type: FieldType): string =>
  * import { endpoints } from 'budget-rules'
  *
  * decodeFilter(endpoints.bankTransactions, 'status[$gt]', 'pending')
- * //=> left({ _tag: 'BadRequest', rule: 'page.filter', detail: '$gt applies to integer and instant fields, not status' })
+ * //=> left({ _tag: 'BadRequest', rule: 'page.filter', message: '$gt applies to integer and instant fields, not status', detail: '$gt applies to integer and instant fields, not status' })
  *
  * @category rules
  * @since 0.1.0

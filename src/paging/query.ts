@@ -20,7 +20,7 @@ import { type QueryParameter, wellFormed } from '../http/query-string'
  *
  * @example
  * decodeQuery(Array.from({ length: MAX_QUERY_PARAMETERS + 1 }, (_, i) => `k${i}=1`).join('&'))
- * //=> left({ _tag: 'BadRequest', rule: 'page.query', detail: 'The query has 101 parameters, more than 100' })
+ * //=> left({ _tag: 'BadRequest', rule: 'page.query', message: 'The query has 101 parameters, more than 100', detail: 'The query has 101 parameters, more than 100' })
  *
  * @category constants
  * @since 0.1.0
@@ -43,7 +43,7 @@ const decodeComponent = (s: string): string | null => {
  *
  * @example
  * decodeQuery('name=Caf%C3%A9+Central&&x') //=> right([['name', 'Café Central'], ['x', '']])
- * decodeQuery('a=1&a=2') //=> left({ _tag: 'BadRequest', rule: 'page.query', detail: 'The parameter a is repeated' })
+ * decodeQuery('a=1&a=2') //=> left({ _tag: 'BadRequest', rule: 'page.query', message: 'The parameter a is repeated', detail: 'The parameter a is repeated' })
  *
  * @category utils
  * @since 0.1.0

@@ -63,7 +63,7 @@ const knownParameters =
  *
  * // a 400 comes before the 416
  * decodePageRequest(endpoints.bankTransactions, '_start=0&_end=5000&status=paid').result
- * //=> left({ _tag: 'BadRequest', rule: 'page.filter', detail: 'status must be one of authorized, pending' })
+ * //=> left({ _tag: 'BadRequest', rule: 'page.filter', message: 'status must be one of authorized, pending', detail: 'status must be one of authorized, pending' })
  *
  * @category rules
  * @since 0.1.0

@@ -44,7 +44,7 @@ export interface PageWindow {
  * import { endpoints } from 'budget-rules'
  *
  * decodeWindow(endpoints.bankTransactions, new Map([['_order', 'DESC']]))
- * //=> left({ _tag: 'BadRequest', rule: 'page.window', detail: '_order must be asc or desc' })
+ * //=> left({ _tag: 'BadRequest', rule: 'page.window', message: '_order must be asc or desc', detail: '_order must be asc or desc' })
  *
  * @category model
  * @since 0.1.0
@@ -58,7 +58,7 @@ export type Order = 'asc' | 'desc'
  * import { endpoints } from 'budget-rules'
  *
  * decodeWindow(endpoints.bankTransactions, new Map([['_field', 'status']]))
- * //=> left({ _tag: 'BadRequest', rule: 'page.window', detail: '_field must be one of created_at, updated_at, amount' })
+ * //=> left({ _tag: 'BadRequest', rule: 'page.window', message: '_field must be one of created_at, updated_at, amount', detail: '_field must be one of created_at, updated_at, amount' })
  *
  * @category model
  * @since 0.1.0
@@ -140,7 +140,7 @@ const integerParameter = (name: string, text: string | undefined, fallback: numb
  * import { endpoints } from 'budget-rules'
  *
  * decodeWindow(endpoints.bankTransactions, new Map([['_start', '10'], ['_end', '5']]))
- * //=> left({ _tag: 'BadRequest', rule: 'page.window', detail: '_start must not be greater than _end' })
+ * //=> left({ _tag: 'BadRequest', rule: 'page.window', message: '_start must not be greater than _end', detail: '_start must not be greater than _end' })
  *
  * @category rules
  * @since 0.1.0

@@ -192,15 +192,15 @@ export const statusAndBody = (
     case 'NotFound':
       return { status: 404, body: { error: 'not_found', message: messages.notFound } }
     case 'BadRequest':
-      return { status: 400, body: { error: 'bad_request', message: p.detail } }
+      return { status: 400, body: { error: 'bad_request', message: p.message } }
     case 'PreconditionFailed':
       return { status: 412, body: { message: messages.preconditionFailed } }
     case 'Forbidden':
-      return { status: 403, body: { error_code: p.error_code, message: p.detail } }
+      return { status: 403, body: { error_code: p.error_code, message: p.message } }
     case 'Denied':
       return { status: 403, body: null }
     case 'Conflict':
-      return { status: 409, body: { error: 'conflict', message: p.detail } }
+      return { status: 409, body: { error: 'conflict', message: p.message } }
     case 'Invalid':
       return { status: 422, body: { errors: errorsMap(p) } }
     case 'RangeNotSatisfiable':

@@ -236,7 +236,12 @@ describe('validateBankRecipient: each field on its own, and the conflict (R-72)'
 
   it('is a 409 only when the RUT, the bank and the account number all match an enrolled recipient', () => {
     const enrolled = [{ rut: '12.345.678-5', bank_id: 'bank-2', account_number: '1234-5678' }]
-    const conflict = either.left({ _tag: 'Conflict', rule: 'recipient.conflict', detail: 'The recipient is already enrolled' })
+    const conflict = either.left({
+      _tag: 'Conflict',
+      rule: 'recipient.conflict',
+      message: 'The recipient is already enrolled',
+      detail: 'The recipient is already enrolled'
+    })
     expect(validateBankRecipient(valid, { ...context, enrolled })).toEqual(conflict)
     expect(validateBankRecipient(valid, { ...context, enrolled: [...context.enrolled, ...enrolled] })).toEqual(conflict)
     for (const other of [{ rut: '11.111.111-1' }, { bank_id: 'bank-1' }, { account_number: '12345679' }])

@@ -31,7 +31,12 @@ describe('authorizeTransaction', () => {
   it('refuses an authorized transaction with a 409 conflict', () => {
     expect(authorizeTransaction({ id: 'tx-1', status: 'authorized' })).toEqual({
       _tag: 'Left',
-      left: { _tag: 'Conflict', rule: 'transaction.authorize', detail: 'The transaction is already authorized' }
+      left: {
+        _tag: 'Conflict',
+        rule: 'transaction.authorize',
+        message: 'The transaction is already authorized',
+        detail: 'The transaction is already authorized'
+      }
     })
   })
 
@@ -106,7 +111,12 @@ describe('authorizeTransaction', () => {
         } else if (s === 'authorized') {
           expect(authorizeTransaction({ id, status: s })).toEqual({
             _tag: 'Left',
-            left: { _tag: 'Conflict', rule: 'transaction.authorize', detail: 'The transaction is already authorized' }
+            left: {
+              _tag: 'Conflict',
+              rule: 'transaction.authorize',
+              message: 'The transaction is already authorized',
+              detail: 'The transaction is already authorized'
+            }
           })
           counts.conflict++
         } else {

@@ -16,6 +16,7 @@ const OWNER_REQUIRED = {
     _tag: 'Forbidden',
     rule: 'role.owner',
     error_code: 'roles/owner_required',
+    message: 'Only an owner can assign the owner role',
     detail: 'Only an owner can assign the owner role'
   }
 }

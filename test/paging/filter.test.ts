@@ -4,7 +4,7 @@ import { compileFilter, decodeFilter, endpoints, fieldValue, type FieldType, par
 
 const tx = endpoints.bankTransactions
 const companies = endpoints.companies
-const bad = (detail: string) => either.left({ _tag: 'BadRequest', rule: 'page.filter', detail })
+const bad = (detail: string) => either.left({ _tag: 'BadRequest', rule: 'page.filter', message: detail, detail })
 
 const instant = (text: string) => {
   const i = parseInstant(text)

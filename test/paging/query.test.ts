@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { encodeQuery } from '../../src/http/query-string'
 import { decodeQuery } from '../../src/paging/query'
 
-const bad = (detail: string) => either.left({ _tag: 'BadRequest', rule: 'page.query', detail })
+const bad = (detail: string) => either.left({ _tag: 'BadRequest', rule: 'page.query', message: detail, detail })
 
 // Spec section 4: the query string of an index request.
 describe('decodeQuery', () => {

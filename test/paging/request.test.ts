@@ -59,6 +59,7 @@ describe('decodePageRequest', () => {
       result: left({
         _tag: 'BadRequest',
         rule: 'page.query',
+        message: '_limit is not a parameter of /v1/banking/bank_transactions',
         detail: '_limit is not a parameter of /v1/banking/bank_transactions'
       })
     })
@@ -71,7 +72,12 @@ describe('decodePageRequest', () => {
         { rule: 'page.window', detail: '[0, 5) by created_at asc' },
         { rule: 'page.filter', detail: 'amount must be an integer' }
       ],
-      result: left({ _tag: 'BadRequest', rule: 'page.filter', detail: 'amount must be an integer' })
+      result: left({
+        _tag: 'BadRequest',
+        rule: 'page.filter',
+        message: 'amount must be an integer',
+        detail: 'amount must be an integer'
+      })
     })
     const size = 'a window of 2001 records, over the maximum of 2000'
     expect(decodePageRequest(tx, '_start=1&_end=2002&status=pending')).toEqual({
