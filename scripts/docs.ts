@@ -17,7 +17,7 @@ import {
   respondTopUp,
   respondWithdraw
 } from '../src/index'
-import { type BudgetJson, type BudgetStatus, type Role, rules, updateFields } from '../src/rules'
+import { type BudgetJson, type BudgetStatus, type Role, rules, statuses as statusesOfKind, updateFields } from '../src/rules'
 
 export const RULES_DOC = fileURLToPath(new URL('../docs/rules.md', import.meta.url))
 
@@ -32,7 +32,7 @@ const catalogue = () =>
       `\`${id}\``,
       r.summary,
       r.source,
-      r.refuses.length === 0 ? '-' : r.refuses.join(', '),
+      r.refuses.length === 0 ? '-' : r.refuses.flatMap((kind) => statusesOfKind[kind]).join(', '),
       `[${r.decision}](decisions/${r.decision})`
     ])
   )

@@ -109,7 +109,16 @@ export { pageHeaders } from './paging/headers'
  */
 export * as problem from './decision/problem'
 export type { Problem, FieldError } from './decision/problem'
-export { problemReply, statusAndBody, reply, messages, JSON_CONTENT_TYPE, type AnyReply, type ReplyOf } from './reply/reply'
+export {
+  problemReply,
+  statusAndBody,
+  statuses,
+  reply,
+  messages,
+  JSON_CONTENT_TYPE,
+  type AnyReply,
+  type ReplyOf
+} from './reply/reply'
 export { rules, type RuleId, type RuleDescription } from './decision/rules'
 export type { Trail } from './decision/trail'
 

@@ -168,6 +168,34 @@ const errorsMap = (p: Extract<Problem, { _tag: 'Invalid' }>): Record<string, Rea
   Object.fromEntries(p.errors.map((e) => [e.field, e.messages]))
 
 /**
+ * The status of each kind of problem (spec section 7): the one place a status is written. The
+ * rules catalogue names kinds; the statuses it documents come from here.
+ *
+ * @example
+ * statuses.Unauthenticated //=> [401]
+ * statuses.Upstream //=> [502, 503, 504]
+ *
+ * @category constants
+ * @since 0.1.0
+ */
+export const statuses: { readonly [K in Problem['_tag']]: ReadonlyArray<number> } = {
+  BadRequest: [400],
+  Unauthenticated: [401],
+  EmailNotVerified: [401],
+  GuardRejected: [401],
+  Forbidden: [403],
+  Denied: [403],
+  NotFound: [404],
+  Conflict: [409],
+  PreconditionFailed: [412],
+  RangeNotSatisfiable: [416],
+  Invalid: [422],
+  RateLimited: [429],
+  InternalError: [500],
+  Upstream: [502, 503, 504]
+}
+
+/**
  * The status and body of a problem (spec section 7, contract sections 4, 5, 9).
  *
  * @example
@@ -182,39 +210,39 @@ const errorsMap = (p: Extract<Problem, { _tag: 'Invalid' }>): Record<string, Rea
 export const statusAndBody = (
   p: Problem
 ): { readonly status: number; readonly body: unknown; readonly headers?: Readonly<Record<string, string>> } => {
+  const status = p._tag === 'Upstream' ? p.status : (statuses[p._tag][0] as number)
   switch (p._tag) {
     case 'Unauthenticated':
-      return { status: 401, body: null }
-    case 'EmailNotVerified':
-      return { status: 401, body: { error: 'email_not_verified', message: messages.emailNotVerified } }
-    case 'GuardRejected':
-      return { status: 401, body: { message: messages.guardRejected } }
-    case 'NotFound':
-      return { status: 404, body: { error: 'not_found', message: messages.notFound } }
-    case 'BadRequest':
-      return { status: 400, body: { error: 'bad_request', message: p.message } }
-    case 'PreconditionFailed':
-      return { status: 412, body: { message: messages.preconditionFailed } }
-    case 'Forbidden':
-      return { status: 403, body: { error_code: p.error_code, message: p.message } }
     case 'Denied':
-      return { status: 403, body: null }
+      return { status, body: null }
+    case 'EmailNotVerified':
+      return { status, body: { error: 'email_not_verified', message: messages.emailNotVerified } }
+    case 'GuardRejected':
+      return { status, body: { message: messages.guardRejected } }
+    case 'NotFound':
+      return { status, body: { error: 'not_found', message: messages.notFound } }
+    case 'BadRequest':
+      return { status, body: { error: 'bad_request', message: p.message } }
+    case 'PreconditionFailed':
+      return { status, body: { message: messages.preconditionFailed } }
+    case 'Forbidden':
+      return { status, body: { error_code: p.error_code, message: p.message } }
     case 'Conflict':
-      return { status: 409, body: { error: 'conflict', message: p.message } }
+      return { status, body: { error: 'conflict', message: p.message } }
     case 'Invalid':
-      return { status: 422, body: { errors: errorsMap(p) } }
+      return { status, body: { errors: errorsMap(p) } }
     case 'RangeNotSatisfiable':
-      return { status: 416, body: { message: `Requested page size ${p.size} exceeds maximum of ${p.maximum}` } }
+      return { status, body: { message: `Requested page size ${p.size} exceeds maximum of ${p.maximum}` } }
     case 'RateLimited':
       return {
-        status: 429,
+        status,
         body: { error: 'rate_limit_exceeded', message: messages.rateLimited, retry_after: p.retry_after_s },
         headers: { 'Retry-After': String(p.retry_after_s) }
       }
     case 'InternalError':
-      return { status: 500, body: { error: 'internal_error', message: messages.internalError } }
+      return { status, body: { error: 'internal_error', message: messages.internalError } }
     case 'Upstream':
-      return { status: p.status, body: { error: 'upstream_unavailable', message: messages.upstream } }
+      return { status, body: { error: 'upstream_unavailable', message: messages.upstream } }
   }
 }
 
