@@ -29,6 +29,7 @@ export {
   type AuthorizeTransactionReply
 } from './facade/authorize-transaction'
 export { respondBankRecipient, type BankRecipientContext, type BankRecipientReply } from './facade/bank-recipient'
+export { respondServiceRefusal, type ServiceRefusalContext } from './facade/service-refusal'
 export type { Reply, ProblemReply } from './reply/reply'
 export type { Reason } from './decision/rules'
 export type { Session, Caller } from './auth/session'

@@ -43,7 +43,7 @@ import { Request } from '../http/request'
 import { describeValue } from '../json/describe'
 import * as problem from '../decision/problem'
 import type { Reply, ReplyOf } from '../reply/reply'
-import { respondWith, settle } from './context'
+import { respondWith, settle, StoredObject } from './context'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -80,14 +80,6 @@ interface TransactionRow {
   readonly values: Readonly<Partial<Record<TransactionField, unknown>>>
   readonly unreadable: ReadonlyArray<TransactionField>
 }
-
-/** Any object: the transaction is read field by field, then scoped, then checked (R-18). */
-const StoredObject = new t.Type<object>(
-  'object',
-  (u): u is object => (typeof u === 'object' || typeof u === 'function') && u !== null,
-  (u, c) => ((typeof u === 'object' || typeof u === 'function') && u !== null ? t.success(u) : t.failure(u, c)),
-  t.identity
-)
 
 /**
  * The check of what a server hands `respondAuthorizeTransaction`; the transaction itself is only

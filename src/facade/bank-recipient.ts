@@ -73,7 +73,7 @@ const validateEnrolled = (u: unknown, c: t.Context): t.Validation<Enrolled> => {
   return t.success(read as Enrolled)
 }
 
-const EnrolledRecipient = new t.Type<Enrolled, Enrolled, unknown>(
+const EnrolledRecipient = /*#__PURE__*/ new t.Type<Enrolled, Enrolled, unknown>(
   'EnrolledRecipient',
   (u): u is Enrolled => E.isRight(validateEnrolled(u, [])),
   validateEnrolled,

@@ -16,19 +16,11 @@ import { bind, chain, fail, map, pass, type Trail } from '../decision/trail'
 import { Request } from '../http/request'
 import * as problem from '../decision/problem'
 import type { Reply, ReplyOf } from '../reply/reply'
-import { respondWith, settle } from './context'
+import { respondWith, settle, StoredObject } from './context'
 
 // -------------------------------------------------------------------------------------
 // model
 // -------------------------------------------------------------------------------------
-
-/** Any object: the budget is read field by field later, after the scope check. */
-const StoredObject = new t.Type<object>(
-  'object',
-  (u): u is object => (typeof u === 'object' || typeof u === 'function') && u !== null,
-  (u, c) => ((typeof u === 'object' || typeof u === 'function') && u !== null ? t.success(u) : t.failure(u, c)),
-  (o) => o
-)
 
 /**
  * The check of what a server hands a budget facade; the budget itself is only required to be

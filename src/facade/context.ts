@@ -12,6 +12,28 @@ import { type AnyReply, problemReply, type ProblemReply, reply, type ReplyOf } f
 import * as problem from '../decision/problem'
 
 // -------------------------------------------------------------------------------------
+// codecs
+// -------------------------------------------------------------------------------------
+
+/**
+ * Any object (a class instance or a function with properties counts): what the server hands
+ * over as a stored budget or transaction, to be read field by field once it is in scope (R-18).
+ *
+ * @example
+ * StoredObject.is(new Map()) //=> true
+ * StoredObject.is(null) //=> false
+ *
+ * @category codecs
+ * @since 0.1.0
+ */
+export const StoredObject = /*#__PURE__*/ new t.Type<object>(
+  'object',
+  (u): u is object => (typeof u === 'object' || typeof u === 'function') && u !== null,
+  (u, c) => ((typeof u === 'object' || typeof u === 'function') && u !== null ? t.success(u) : t.failure(u, c)),
+  t.identity
+)
+
+// -------------------------------------------------------------------------------------
 // utils
 // -------------------------------------------------------------------------------------
 

@@ -42,7 +42,7 @@ import { respondWith, settle } from './context'
 // model
 // -------------------------------------------------------------------------------------
 
-const FieldTypeCodec = t.union([
+const FieldTypeCodec = /*#__PURE__*/ t.union([
   t.type({ type: t.keyof({ integer: null, instant: null, id: null, string: null }) }),
   t.type({ type: t.literal('enum'), values: t.array(t.string) })
 ])

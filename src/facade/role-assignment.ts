@@ -44,7 +44,7 @@ import { respondWith, settle } from './context'
 // -------------------------------------------------------------------------------------
 
 /** A path segment: a user id the server routed on is never empty. */
-const UserId = new t.Type<string, string, unknown>(
+const UserId = /*#__PURE__*/ new t.Type<string, string, unknown>(
   'UserId',
   (u): u is string => typeof u === 'string' && u !== '',
   (u, c) => (typeof u === 'string' && u !== '' ? t.success(u) : t.failure(u, c, 'user_id must be a non-empty string')),
