@@ -27,11 +27,15 @@ import { respondWith } from './context'
 // model
 // -------------------------------------------------------------------------------------
 
-const WholeSeconds = /*#__PURE__*/ new t.Type<number>(
-  'WholeSeconds',
-  (u): u is number => Number.isSafeInteger(u) && (u as number) >= 0,
-  (u, c) => (Number.isSafeInteger(u) && (u as number) >= 0 ? t.success(u as number) : t.failure(u, c)),
-  t.identity
+interface WholeSecondsBrand {
+  readonly WholeSeconds: unique symbol
+}
+
+/** A whole number of seconds from 0: all that a Retry-After can say. */
+const WholeSeconds = /*#__PURE__*/ t.brand(
+  t.number,
+  (n): n is t.Branded<number, WholeSecondsBrand> => Number.isSafeInteger(n) && n >= 0,
+  'WholeSeconds'
 )
 
 const Refusal = /*#__PURE__*/ t.union([
