@@ -23,6 +23,7 @@ import { type Endpoint, spellOrder } from '../paging/endpoint'
 import type { Operator } from '../paging/filter'
 import { encodeQuery, type QueryParameter } from '../http/query-string'
 import type { Order, PageWindow } from '../paging/window'
+import { isCount } from '../json/value'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -67,7 +68,6 @@ export interface QuerySpec {
 // utils
 // -------------------------------------------------------------------------------------
 
-const isCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0
 const isScalar = (u: unknown): u is number | string => typeof u === 'string' || (typeof u === 'number' && Number.isFinite(u))
 const isOperator = (u: unknown): u is Operator =>
   u === '$eq' || u === '$ne' || u === '$gt' || u === '$gte' || u === '$lt' || u === '$lte' || u === '$in' || u === '$nin'

@@ -14,8 +14,7 @@
  */
 import { typeError } from '../json/describe'
 import type { PageWindow } from '../paging/window'
-
-const isCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0
+import { isCount } from '../json/value'
 
 /**
  * The window after `window`, given how many records its page returned, or `null` when the walk

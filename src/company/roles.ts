@@ -15,12 +15,10 @@
  * @since 0.1.0
  */
 import { either as E } from 'fp-ts'
-import type { Caller, Role } from '../auth/session'
+import { type Caller, Role } from '../auth/session'
 import { describeValue } from '../json/describe'
 import * as problem from '../decision/problem'
 import type { Problem } from '../decision/problem'
-
-const isRole = (u: unknown): u is Role => u === 'owner' || u === 'admin' || u === 'member'
 
 /**
  * The role may be assigned by this caller, or the 403. Throws a `TypeError` when `role` or the
@@ -37,11 +35,11 @@ export const guardRoleAssignment = (caller: Caller, role: Role): E.Either<Proble
   if (typeof given !== 'object' || given === null)
     throw new TypeError(`guardRoleAssignment: caller must be an object, not ${describeValue(given)}`)
   const callerRole: unknown = caller.role
-  if (!isRole(callerRole))
+  if (!Role.is(callerRole))
     throw new TypeError(
       `guardRoleAssignment: caller.role must be exactly owner, admin or member, not ${describeValue(callerRole)}`
     )
-  if (!isRole(role))
+  if (!Role.is(role))
     throw new TypeError(`guardRoleAssignment: role must be exactly owner, admin or member, not ${describeValue(role)}`)
   return role === 'owner' && callerRole !== 'owner'
     ? E.left(problem.forbidden('role.owner', 'roles/owner_required', 'Only an owner can assign the owner role'))

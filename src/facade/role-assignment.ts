@@ -28,7 +28,7 @@
  */
 import { function as fn } from 'fp-ts'
 import * as t from 'io-ts'
-import { authenticate, type Caller, type Role, type Scope, Session } from '../auth/session'
+import { authenticate, type Caller, Role, type Scope, Session } from '../auth/session'
 import { fieldMessages } from '../budget/validation'
 import { guardRoleAssignment } from '../company/roles'
 import { bind, chain, check, fail, map, of, pass, type Trail } from '../decision/trail'
@@ -107,8 +107,6 @@ export type RoleAssignmentReply = Reply<ReplyOf<200, { readonly user_id: string;
 // rules
 // -------------------------------------------------------------------------------------
 
-const isRole = (u: unknown): u is Role => u === 'owner' || u === 'admin' || u === 'member'
-
 /** Row 5 for memberships: the user the path names is one of the company's members, when known. */
 const memberOfCompany = (scope: Scope, userId: string, members: ReadonlyArray<string> | undefined): Trail<null> => {
   if (members === undefined) return of(null)
@@ -129,7 +127,7 @@ const mayAssignRoles = (caller: Caller): Trail<Caller> =>
  */
 const sentRole = (body: Readonly<Record<string, unknown>>): Trail<Role> => {
   const role = ownValue(body, 'role')
-  if (isRole(role)) return pass('role.validation', `role ${role}`, role)
+  if (Role.is(role)) return pass('role.validation', `role ${role}`, role)
   const message = role === undefined || role === null ? fieldMessages.blank : fieldMessages.notInList
   return fail(problem.invalid('role.validation', [{ field: 'role', messages: [message] }]))
 }

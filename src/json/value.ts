@@ -42,3 +42,15 @@ export const ownValue = (o: Readonly<Record<string, unknown>>, key: string): unk
  * @since 0.1.0
  */
 export const codePointLength = (s: string): number => s.length - (s.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0)
+
+/**
+ * Whether `u` is a whole number from 0 to `Number.MAX_SAFE_INTEGER`: a count, an offset, a size.
+ *
+ * @example
+ * isCount(25) //=> true
+ * isCount(Number.NaN) //=> false
+ *
+ * @category refinements
+ * @since 0.1.0
+ */
+export const isCount = (u: unknown): u is number => Number.isSafeInteger(u) && (u as number) >= 0
