@@ -21,7 +21,17 @@
 export { respondBudgetUpdate } from './facade/budget-update'
 export { respondTopUp, respondWithdraw, respondAmount } from './facade/money'
 export type { BudgetContext, BudgetReply } from './facade/budget-context'
-export { respondIndex, type IndexContext, type IndexReply } from './facade/index-endpoint'
+export {
+  respondIndex,
+  planIndex,
+  respondIndexPage,
+  type IndexContext,
+  type IndexQueryContext,
+  type IndexPageContext,
+  type IndexPlan,
+  type IndexReply
+} from './facade/index-endpoint'
+export type { PageRequest } from './paging/request'
 export { respondRoleAssignment, type RoleAssignmentContext, type RoleAssignmentReply } from './facade/role-assignment'
 export {
   respondAuthorizeTransaction,

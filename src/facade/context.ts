@@ -57,29 +57,44 @@ const requestIdOf = (u: unknown): string => {
 }
 
 /**
- * Runs a facade over a decoded context: a malformed context is a 500 (`server.input`), and
- * anything thrown on the way (a getter that throws, say) is a 500 (`server.unexpected`), so a
- * facade never throws.
+ * Runs a decision over a decoded context: a malformed context is a 500 (`server.input`), and
+ * anything thrown on the way (a getter that throws, say) is a 500 (`server.unexpected`), handed
+ * to `refuse` so that a decision whose result is not a reply (a plan) can carry it. Never throws.
  *
  * @category utils
  * @since 0.1.0
  */
-export const respondWith =
-  <C extends { readonly request_id: string }, R extends AnyReply>(codec: t.Decoder<unknown, C>, decide: (c: C) => R) =>
-  (context: unknown): R | ProblemReply => {
+export const guarded =
+  <C extends { readonly request_id: string }, R>(
+    codec: t.Decoder<unknown, C>,
+    decide: (c: C) => R,
+    refuse: (reply: ProblemReply) => R
+  ) =>
+  (context: unknown): R => {
     try {
       const decoded = codec.decode(context)
       if (E.isLeft(decoded)) {
         const paths = [...new Set(decoded.left.map(pathOf))].slice(0, 5)
         const p = problem.internalError('server.input', `malformed server input at ${paths.join(', ')}`)
-        return problemReply(requestIdOf(context), [{ rule: p.rule, detail: p.detail }])(p)
+        return refuse(problemReply(requestIdOf(context), [{ rule: p.rule, detail: p.detail }])(p))
       }
       return decide(decoded.right)
     } catch (e) {
       const p = problem.internalError('server.unexpected', e instanceof Error ? e.message : 'a non-error was thrown')
-      return problemReply(requestIdOf(context), [{ rule: p.rule, detail: p.detail }])(p)
+      return refuse(problemReply(requestIdOf(context), [{ rule: p.rule, detail: p.detail }])(p))
     }
   }
+
+/**
+ * Runs a facade over a decoded context (see {@link guarded}), so a facade never throws.
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const respondWith = <C extends { readonly request_id: string }, R extends AnyReply>(
+  codec: t.Decoder<unknown, C>,
+  decide: (c: C) => R
+): ((context: unknown) => R | ProblemReply) => guarded<C, R | ProblemReply>(codec, decide, (reply) => reply)
 
 /**
  * The reply of a finished decision: the problem's reply, or a 200 with the body, headers and

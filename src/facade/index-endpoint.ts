@@ -24,19 +24,21 @@
  *
  * @since 0.1.0
  */
-import { function as fn } from 'fp-ts'
+import { either as E, function as fn } from 'fp-ts'
 import * as t from 'io-ts'
 import { authenticate, identify, Session } from '../auth/session'
-import { bind, check, map, pass, tap, type Trail } from '../decision/trail'
+import * as problem from '../decision/problem'
+import { bind, chain, check, map, pass, tap, type Trail } from '../decision/trail'
+import { isCount } from '../json/value'
 import { Request } from '../http/request'
 import { type Endpoint, spellOrder } from '../paging/endpoint'
 import { pageHeaders } from '../paging/headers'
 import { decodePageRequest, type PageRequest } from '../paging/request'
-import { selectPage } from '../paging/select'
+import { plainPage, selectPage } from '../paging/select'
 import { encodeQuery } from '../http/query-string'
 import type { PageWindow } from '../paging/window'
-import type { Reply, ReplyOf } from '../reply/reply'
-import { respondWith, settle } from './context'
+import { problemReply, type Reply, type ReplyOf } from '../reply/reply'
+import { guarded, respondWith, settle } from './context'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -171,35 +173,32 @@ const envelope = (endpoint: Endpoint, request: PageRequest, page: ReadonlyArray<
 // facade
 // -------------------------------------------------------------------------------------
 
-/**
- * The reply to GET on an index endpoint. Never throws.
- *
- * @example
- * import { endpoints } from 'budget-rules'
- *
- * respondIndex({ request: { headers, query: '_start=0&_end=5000' }, session, endpoint: endpoints.bankTransactions, records, request_id: 'req-1' }).body
- * //=> { message: 'Requested page size 5000 exceeds maximum of 2000' }
- *
- * @category facades
- * @since 0.1.0
- */
-export const respondIndex: (context: IndexContext) => IndexReply = /*#__PURE__*/ respondWith(IndexContext, (c): IndexReply => {
+/** Authentication (company-id where the endpoint needs it), then the query: the page request. */
+const decideRequest = (c: IndexQueryContext): Trail<PageRequest> => {
   const endpoint: Endpoint = c.endpoint
   const authenticated: Trail<unknown> = endpoint.requiresCompany
     ? authenticate(c.request, c.session)
     : identify(c.request, c.session)
-  // The steps, in the order of contract section 8, each a rule of its own.
-  const trail = fn.pipe(
+  return fn.pipe(
     authenticated,
-    map(() => ({})),
-    bind('request', () => decodePageRequest(endpoint, c.request.query ?? '')),
-    bind('selected', ({ request }) =>
-      check(
-        'page.records',
-        ({ total }) => `${c.records.length} records, ${total} match`,
-        selectPage(endpoint, c.records, request.filters, request.sort, request.window)
-      )
-    ),
+    chain(() => decodePageRequest(endpoint, c.request.query ?? ''))
+  )
+}
+
+/** A page and the count of every record that matches. */
+interface Found {
+  readonly page: ReadonlyArray<unknown>
+  readonly total: number
+}
+
+/** The reply to a page found, with the page headers: the last steps of contract section 8. */
+const pageReply = (
+  c: IndexQueryContext,
+  trail: Trail<{ readonly request: PageRequest; readonly selected: Found }>
+): IndexReply => {
+  const endpoint: Endpoint = c.endpoint
+  const replied = fn.pipe(
+    trail,
     tap(({ request, selected }) => pass('page.slice', `${selected.page.length} records from ${request.window.start}`, null)),
     bind('headers', ({ request, selected }) =>
       check(
@@ -213,5 +212,173 @@ export const respondIndex: (context: IndexContext) => IndexReply = /*#__PURE__*/
       body: endpoint.envelope === 'bare' ? page : envelope(endpoint, request, page, total)
     }))
   )
-  return settle(c.request_id, trail, (page) => page)
+  return settle(c.request_id, replied, (page) => page)
+}
+
+/**
+ * The reply to GET on an index endpoint. Never throws.
+ *
+ * @example
+ * import { endpoints } from 'budget-rules'
+ *
+ * respondIndex({ request: { headers, query: '_start=0&_end=5000' }, session, endpoint: endpoints.bankTransactions, records, request_id: 'req-1' }).body
+ * //=> { message: 'Requested page size 5000 exceeds maximum of 2000' }
+ *
+ * @category facades
+ * @since 0.1.0
+ */
+export const respondIndex: (context: IndexContext) => IndexReply = /*#__PURE__*/ respondWith(IndexContext, (c): IndexReply =>
+  // The steps, in the order of contract section 8, each a rule of its own.
+  pageReply(
+    c,
+    fn.pipe(
+      decideRequest(c),
+      map((request) => ({ request })),
+      bind('selected', ({ request }) =>
+        check(
+          'page.records',
+          ({ total }) => `${c.records.length} records, ${total} match`,
+          selectPage(c.endpoint, c.records, request.filters, request.sort, request.window)
+        )
+      )
+    )
+  )
+)
+
+// -------------------------------------------------------------------------------------
+// a page found by the server's database
+// -------------------------------------------------------------------------------------
+
+/**
+ * What a server hands {@link planIndex}: an index request, without the records, for a server
+ * that asks its database for one page (`budget-rules/sql` writes the query).
+ *
+ * @example
+ * import { endpoints } from 'budget-rules'
+ *
+ * planIndex({ request: { headers, query: '_end=2' }, session, endpoint: endpoints.bankTransactions, request_id: 'req-1' })._tag //=> 'Page'
+ *
+ * @category model
+ * @since 0.2.0
+ */
+export type IndexQueryContext = Omit<IndexContext, 'records'>
+
+const IndexQueryContext = /*#__PURE__*/ t.type({
+  request: Request,
+  session: Session,
+  endpoint: EndpointCodec,
+  request_id: t.string
 })
+
+/**
+ * What {@link planIndex} decides: a reply already (401, 404, 400, 416, 500), or the page request
+ * the server's database is to answer.
+ *
+ * @example
+ * import { endpoints } from 'budget-rules'
+ *
+ * const plan = planIndex({ request: { headers, query: '_end=2&status=pending' }, session, endpoint: endpoints.bankTransactions, request_id: 'req-1' })
+ * plan._tag === 'Page' && plan.request.window //=> { start: 0, end: 2 }
+ *
+ * @category model
+ * @since 0.2.0
+ */
+export type IndexPlan =
+  { readonly _tag: 'Reply'; readonly reply: IndexReply } | { readonly _tag: 'Page'; readonly request: PageRequest }
+
+/**
+ * The first half of an index request answered by a database: authentication and the query
+ * decoded, as {@link respondIndex} does them. A `Page` plan holds the window, filters and sort
+ * to query; hand the rows and the count found to {@link respondIndexPage}. Never throws.
+ *
+ * @example
+ * import { endpoints } from 'budget-rules'
+ *
+ * const plan = planIndex({ request: { headers, query: '_start=0&_end=5000' }, session, endpoint: endpoints.bankTransactions, request_id: 'req-1' })
+ * plan._tag === 'Reply' && plan.reply.status //=> 416
+ *
+ * @category facades
+ * @since 0.2.0
+ */
+export const planIndex: (context: IndexQueryContext) => IndexPlan = /*#__PURE__*/ guarded(
+  IndexQueryContext,
+  (c): IndexPlan => {
+    const trail = decideRequest(c)
+    return E.isRight(trail.result)
+      ? { _tag: 'Page', request: trail.result.right }
+      : { _tag: 'Reply', reply: problemReply(c.request_id, trail.reasons)(trail.result.left) }
+  },
+  (reply): IndexPlan => ({ _tag: 'Reply', reply })
+)
+
+/**
+ * What a server hands {@link respondIndexPage}: the request again, the rows its database
+ * returned for the plan's window, in order, and the count of every matching row.
+ *
+ * @example
+ * import { endpoints } from 'budget-rules'
+ *
+ * const rows = [records[0], records[1]]
+ * respondIndexPage({ request: { headers, query: '_end=2' }, session, endpoint: endpoints.bankTransactions, request_id: 'req-1', page: rows, total: 3 }).status
+ * //=> 200
+ *
+ * @category model
+ * @since 0.2.0
+ */
+export interface IndexPageContext extends IndexQueryContext {
+  readonly page: ReadonlyArray<unknown>
+  readonly total: number
+}
+
+const IndexPageContext = /*#__PURE__*/ t.intersection([
+  IndexQueryContext,
+  t.type({ page: t.UnknownArray, total: t.refinement(t.number, isCount, 'count') })
+])
+
+/** A page that cannot be the window's part of `total` rows is the server's mistake. */
+const fitsWindow = (window: PageWindow, length: number, total: number): boolean =>
+  length <= window.end - window.start &&
+  (length === 0 ? total <= window.start || window.end === window.start : total >= window.start + length)
+
+/**
+ * The second half of an index request answered by a database: the page headers and body of the
+ * rows found, as {@link respondIndex} would reply over the whole collection. The request is
+ * decided again (the facade keeps nothing between calls), and a page that cannot be the
+ * window's part of `total` rows is a 500. Never throws.
+ *
+ * @example
+ * import { endpoints } from 'budget-rules'
+ *
+ * const { reasons, ...reply } = respondIndexPage({ request: { headers, query: '_start=1&_end=3' }, session,
+ *   endpoint: endpoints.bankTransactions, request_id: 'req-1', page: [records[1], records[2]], total: 3 })
+ * reply.headers['Content-Range'] //=> '1-2/3'
+ * reasons.map((r) => r.rule).slice(-3) //=> ['page.records', 'page.slice', 'page.headers']
+ *
+ * @category facades
+ * @since 0.2.0
+ */
+export const respondIndexPage: (context: IndexPageContext) => IndexReply = /*#__PURE__*/ respondWith(
+  IndexPageContext,
+  (c): IndexReply =>
+    pageReply(
+      c,
+      fn.pipe(
+        decideRequest(c),
+        map((request) => ({ request })),
+        bind('selected', ({ request }) =>
+          check<Found>(
+            'page.records',
+            ({ total }) => `${total} match, ${c.page.length} found by the database`,
+            fitsWindow(request.window, c.page.length, c.total)
+              ? E.map((page: ReadonlyArray<unknown>) => ({ page, total: c.total }))(plainPage(c.endpoint, c.page))
+              : E.left(
+                  problem.internalError(
+                    'server.input',
+                    `a page of ${c.page.length} rows of ${c.total} does not fit the window [${request.window.start}, ${request.window.end})`
+                  )
+                )
+          )
+        )
+      )
+    )
+)

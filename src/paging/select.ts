@@ -101,18 +101,43 @@ interface Row {
  */
 const plainRecord =
   (endpoint: Endpoint, read: ReadonlyArray<string>) =>
-  (row: Row): E.Either<Problem, Record<string, unknown>> => {
+  (record: object, values: ReadonlyArray<unknown>, index: number): E.Either<Problem, Record<string, unknown>> => {
     const plain: Record<string, unknown> = {}
     for (const [field, type] of Object.entries(endpoint.fields)) {
       const slot = read.indexOf(field)
-      const value = slot >= 0 ? row.values[slot] : (row.record as Readonly<Record<string, unknown>>)[field]
+      const value = slot >= 0 ? values[slot] : (record as Readonly<Record<string, unknown>>)[field]
       if (value === undefined) continue
       // A record of the page holds only JSON values of its fields' types: what the body sends.
-      if (fieldValue(type, value) === null) return malformed(row.index, field)
+      if (fieldValue(type, value) === null) return malformed(index, field)
       Object.defineProperty(plain, field, { value, enumerable: true, writable: true, configurable: true })
     }
     return E.right(plain)
   }
+
+/**
+ * The rows a server's database found for a page, as plain JSON objects of the endpoint's fields
+ * (R-18), as {@link selectPage} returns its page; a row that is not a record with an id is the
+ * server's fault (500).
+ *
+ * @example
+ * import { endpoints } from 'budget-rules'
+ *
+ * plainPage(endpoints.companies, [{ id: 'c-1', name: 'Acme', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z', extra: 1 }])
+ * //=> right([{ id: 'c-1', name: 'Acme', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' }])
+ * plainPage(endpoints.companies, [{ name: 'Acme' }])
+ * //=> left({ _tag: 'InternalError', rule: 'page.records', detail: 'record 0 has no valid id' })
+ *
+ * @category rules
+ * @since 0.2.0
+ */
+export const plainPage = (endpoint: Endpoint, rows: ReadonlyArray<unknown>): E.Either<Problem, ReadonlyArray<unknown>> => {
+  const plain = plainRecord(endpoint, ['id'])
+  return E.traverseArrayWithIndex((i, row: unknown) => {
+    if (typeof row !== 'object' || row === null || Array.isArray(row)) return malformed(i, 'shape')
+    const id = (row as Readonly<Record<string, unknown>>).id
+    return typeof id === 'string' ? plain(row, [id], i) : malformed(i, 'id')
+  })(rows)
+}
 
 const malformed = (index: number, field: string): E.Either<Problem, never> =>
   E.left(problem.internalError('page.records', `record ${index} has no valid ${field}`))
@@ -182,6 +207,6 @@ export const selectPage = (
   }
   const first = streaming ? heap.sorted() : rows.sort(cmp).slice(0, window.end)
   return E.map((page: ReadonlyArray<unknown>) => ({ page, total }))(
-    E.traverseArray(plainRecord(endpoint, fields))(first.slice(window.start))
+    E.traverseArray((row: Row) => plainRecord(endpoint, fields)(row.record, row.values, row.index))(first.slice(window.start))
   )
 }

@@ -48,7 +48,7 @@ export type Path = ReadonlyArray<string | number>
 
 export type Kind = 'facade' | 'client' | 'typed'
 
-export type FacadeGroup = 'budget update' | 'money' | 'index' | 'role' | 'transaction' | 'recipient' | 'other'
+export type FacadeGroup = 'budget update' | 'money' | 'index' | 'index page' | 'role' | 'transaction' | 'recipient' | 'other'
 
 export interface Spec {
   readonly kind: Kind
@@ -177,6 +177,31 @@ const indexContextArb = (lib: Lib) =>
       request_id: fc.constantFrom('req-1', 'req-2')
     })
   )
+
+/** An index request with the page and count that `respondIndex` finds for it: what a database would return. */
+const indexPageContextArb = (lib: Lib) =>
+  indexContextArb(lib).map(({ records, ...c }) => {
+    const reply = (lib.respondIndex as (c: unknown) => { status: number; headers: Record<string, string>; body: unknown })({
+      ...c,
+      records
+    })
+    const body = reply.body
+    const page = Array.isArray(body) ? body : isObject(body) && Array.isArray(body.data) ? body.data : []
+    return { ...c, page, total: reply.status === 200 ? Number(reply.headers['X-Total-Count']) : records.length }
+  })
+
+/** planIndex: a reply (checked as a facade's) or the page request to query, never a throw. */
+const planCheck = (r: unknown, args: ReadonlyArray<unknown>): ReadonlyArray<string> => {
+  if (!isObject(r)) return ['did not return an object']
+  if (r._tag === 'Reply') return facadeReplyViolations(r.reply, own(args[0], 'request_id'), 'index')
+  if (r._tag !== 'Page') return [`returned a plan that is neither Reply nor Page :: ${describe(r._tag)}`]
+  const request = r.request
+  const window = isObject(request) ? request.window : undefined
+  return when(
+    isObject(window) && isSafeNat(window.start) && isSafeNat(window.end) && window.end - window.start <= 2000,
+    `returned a Page plan without a window of at most 2000 :: ${describe(window)}`
+  )
+}
 
 const scheduleArb = fc.record({
   anchor: dateArb,
@@ -460,6 +485,8 @@ export const FACADE_STATUSES: Readonly<Record<FacadeGroup, ReadonlyArray<number>
   'budget update': [200, 400, 401, 403, 404, 409, 412, 422],
   money: [200, 400, 401, 404, 409, 422],
   index: [200, 400, 401, 404, 416],
+  // The page given answers the query given: another query (a hostile one) may not fit it, a 500.
+  'index page': [200, 400, 401, 404, 416, 500],
   role: [200, 400, 401, 403, 404, 422],
   transaction: [200, 401, 404, 409],
   recipient: [201, 400, 401, 404, 409, 422],
@@ -509,6 +536,37 @@ export const buildSpecs = (lib: Lib): ReadonlyMap<string, Spec> => {
           [0, 'request', 'query'],
           [0, 'request', 'headers']
         ]
+      }
+    ],
+    [
+      'respondIndexPage',
+      {
+        kind: 'facade',
+        group: 'index page',
+        params: ['context'],
+        args: indexPageContextArb(lib).map((c) => [c]),
+        rows: [[0, 'page', '*']],
+        headers: [[0, 'request', 'headers']],
+        focus: [
+          [0, 'request', 'query'],
+          [0, 'request', 'headers']
+        ]
+      }
+    ],
+    [
+      'planIndex',
+      {
+        kind: 'client',
+        params: ['context'],
+        args: indexContextArb(lib).map((c) => [
+          { request: c.request, session: c.session, endpoint: c.endpoint, request_id: c.request_id }
+        ]),
+        headers: [[0, 'request', 'headers']],
+        focus: [
+          [0, 'request', 'query'],
+          [0, 'request', 'headers']
+        ],
+        check: planCheck
       }
     ],
 
