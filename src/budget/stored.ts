@@ -11,7 +11,9 @@
  *   are null;
  * - `recurrence_unit` set: `recurrence_every` (1..366), `base_amount_cents` and
  *   `recurrence_starts_on` are set, and so is `period_ends_on` unless the next boundary lies
- *   past 9999-12-31 (ADR 0010);
+ *   past 9999-12-31 (ADR 0010), and `recurrence_starts_on` is not after `period_ends_on` (the
+ *   periods of the current settings count from the end of the period in progress at the
+ *   latest, R-12);
  * - `period_ends_on`, when set, is after `period_starts_on`.
  *
  * Law: `readBudget(b) = right(b2)` gives a fresh plain object with exactly the fields of
@@ -102,6 +104,8 @@ const inconsistencies = (b: BudgetModel): Array<string> => {
       ) !== null
     )
       found.push(`period_ends_on is null while recurrence_unit is "${b.recurrence_unit}"`)
+    if (b.recurrence_starts_on !== null && b.period_ends_on !== null && b.recurrence_starts_on > b.period_ends_on)
+      found.push(`recurrence_starts_on ${b.recurrence_starts_on} is after period_ends_on ${b.period_ends_on}`)
   }
   if (b.period_ends_on !== null && b.period_ends_on <= b.period_starts_on)
     found.push(`period_ends_on ${b.period_ends_on} is not after period_starts_on ${b.period_starts_on}`)

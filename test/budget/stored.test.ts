@@ -56,6 +56,11 @@ describe('a stored budget must be consistent (R-17)', () => {
     ['a tracking budget with a balance', { ...baseBudget, mode: 'tracking' }, 'balance_cents is 5000 on a tracking budget'],
     ['a date that is not real', { ...baseBudget, created_on: '2026-02-30' }, 'created_on is "2026-02-30", not CalendarDate'],
     [
+      'renewals that count from after the period in progress ends',
+      { ...monthlyRow, recurrence_starts_on: '2027-01-10' },
+      'recurrence_starts_on 2027-01-10 is after period_ends_on 2026-12-18'
+    ],
+    [
       'a period that ends before it starts',
       { ...monthlyRow, period_ends_on: '2026-11-18' },
       'period_ends_on 2026-11-18 is not after period_starts_on 2026-11-18'

@@ -279,6 +279,13 @@ export const budgetInconsistencies = (b: Readonly<Record<string, unknown>>): Rea
     )
   if (typeof b.period_ends_on === 'string' && typeof b.period_starts_on === 'string' && b.period_ends_on <= b.period_starts_on)
     out.push('period_ends_on not after period_starts_on')
+  if (
+    b.recurrence_unit !== null &&
+    typeof b.recurrence_starts_on === 'string' &&
+    typeof b.period_ends_on === 'string' &&
+    b.recurrence_starts_on > b.period_ends_on
+  )
+    out.push('renewals that count from after the period in progress ends')
   return out
 }
 
