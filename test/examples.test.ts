@@ -24,7 +24,7 @@ describe('examples', () => {
     ])
   })
 
-  it('the npm start demo decides its seven requests', () => {
+  it('the demo (npm run demo) decides its seven requests', () => {
     const out = run('examples/demo.mjs')
     expect([...out.matchAll(/^ {3}-> (\d{3}) /gm)].map((m) => m[1])).toEqual(['200', '200', '403', '401', '200', '412', '422'])
   })

@@ -335,15 +335,18 @@ const IndexPageContext = /*#__PURE__*/ t.intersection([
   t.type({ page: t.UnknownArray, total: t.refinement(t.number, isCount, 'count') })
 ])
 
-/** A page that cannot be the window's part of `total` rows is the server's mistake. */
+/**
+ * Whether `length` rows are exactly the window's part of `total`: every row of the window that
+ * exists, no more, no fewer. Anything else is the server's mistake (its two queries saw two
+ * states of the table, say).
+ */
 const fitsWindow = (window: PageWindow, length: number, total: number): boolean =>
-  length <= window.end - window.start &&
-  (length === 0 ? total <= window.start || window.end === window.start : total >= window.start + length)
+  length === Math.max(0, Math.min(window.end, total) - window.start)
 
 /**
  * The second half of an index request answered by a database: the page headers and body of the
  * rows found, as {@link respondIndex} would reply over the whole collection. The request is
- * decided again (the facade keeps nothing between calls), and a page that cannot be the
+ * decided again (the facade keeps nothing between calls), and a page that is not exactly the
  * window's part of `total` rows is a 500. Never throws.
  *
  * @example

@@ -1,0 +1,183 @@
+/**
+ * Requests per second of the reference server (autocannon over loopback), beside a plain handler
+ * on the same framework (Hono on @hono/node-server) and the same database: what a user would
+ * write without the library. Both resolve the API key to a session with the same query, so the
+ * difference is what the library decides and the query it builds.
+ *
+ * - GET a page of 25 of 1,000,000 bank transactions (the demo's 5,000 plus 995,000), newest first:
+ *   the plain handler reads `_start`/`_end`, runs one page query and one count, sets
+ *   Content-Range and X-Total-Count; the server runs `planIndex`, `pageQuery`, `respondIndexPage`.
+ * - PATCH a budget's name: the plain handler locks the row, checks the name (a string, 1..255
+ *   characters), writes it and returns the row; the server locks, decides with
+ *   `respondBudgetUpdate` (every rule of contract section 5) and writes the budget back.
+ *
+ * Answers are checked equal before anything is timed. The figures go to bench/server-results.json
+ * and the table of docs/performance.md, from this run only.
+ *
+ * Run: `npm run bench:server` (about two minutes: seeding takes most of it).
+ */
+import { createHash } from 'node:crypto'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { cpus } from 'node:os'
+import { serve as listenOn } from '@hono/node-server'
+import autocannon from 'autocannon'
+import { Hono } from 'hono'
+import { openDatabase } from '../src/store/database'
+import { migrate } from '../src/store/migrations'
+import { seedWhenEmpty } from '../src/store/seed'
+import { findSession } from '../src/store/store'
+import { listen } from '../src/server/main'
+
+const ROWS = Number(process.env.BENCH_ROWS ?? '1000000')
+const SECONDS = Number(process.env.BENCH_SECONDS ?? '10')
+const CONNECTIONS = 10
+const ADMIN = { Authorization: 'Bearer demo-admin', 'company-id': 'c-acme' }
+
+const db = await openDatabase({})
+await migrate(db)
+await seedWhenEmpty(db)
+const started = performance.now()
+// The demo's 5,000 transactions plus generated ones, a minute apart with every seventh a tie.
+await db.query(
+  `INSERT INTO bank_transactions (id, company_id, amount, status, created_at, updated_at)
+   SELECT 'tx-g' || lpad(n::text, 7, '0'), 'c-acme', (n::bigint * 7919) % 1000000,
+          CASE WHEN n % 3 = 0 THEN 'pending' ELSE 'authorized' END,
+          timestamptz '2020-01-01 00:00:00+00' + ((n - n % 7) * interval '1 minute'),
+          timestamptz '2020-01-01 00:00:00+00' + (n * interval '1 minute')
+   FROM generate_series(1, $1::int) AS n`,
+  [ROWS - 5000]
+)
+await db.query('ANALYZE')
+console.log(`seeded ${ROWS} transactions in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex')
+const bearer = (header: string | undefined): string | null => /^Bearer (.+)$/i.exec(header ?? '')?.[1] ?? null
+
+// The plain handlers: a reading of the same endpoints without the library.
+const plain = new Hono()
+plain.get('/v1/banking/bank_transactions', async (c) => {
+  const key = bearer(c.req.header('authorization'))
+  const company = c.req.header('company-id')
+  const session = key === null ? null : await findSession(db, sha256(key))
+  if (session?.user == null || company === undefined || session.memberships[company] === undefined) return c.body(null, 401)
+  const start = Number(c.req.query('_start') ?? '0')
+  const end = Number(c.req.query('_end') ?? '25')
+  const order = c.req.query('_order') === 'desc' ? 'DESC' : 'ASC'
+  const rows = await db.query(
+    `SELECT id, amount::float8 AS amount, status,
+            to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at,
+            to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS updated_at
+     FROM bank_transactions WHERE company_id = $1 ORDER BY created_at ${order}, id ${order} LIMIT $2 OFFSET $3`,
+    [company, end - start, start]
+  )
+  const [count] = await db.query<{ total: number }>(
+    'SELECT count(*)::float8 AS total FROM bank_transactions WHERE company_id = $1',
+    [company]
+  )
+  const total = count?.total ?? 0
+  c.header('Content-Range', rows.length === 0 ? `*/${total}` : `${start}-${start + rows.length - 1}/${total}`)
+  c.header('X-Total-Count', String(total))
+  return c.json(rows)
+})
+plain.patch('/v1/budgets/:id', async (c) => {
+  const key = bearer(c.req.header('authorization'))
+  const company = c.req.header('company-id')
+  const session = key === null ? null : await findSession(db, sha256(key))
+  if (session?.user == null || company === undefined || session.memberships[company] === undefined) return c.body(null, 401)
+  const body = await c.req.json<{ budget?: { name?: unknown } }>()
+  const name = body.budget?.name
+  if (typeof name !== 'string' || name.trim() === '' || name.length > 255)
+    return c.json({ errors: { name: ['is invalid'] } }, 422)
+  const row = await db.transaction(async (tx) => {
+    const [locked] = await tx.query('SELECT id FROM budgets WHERE id = $1 AND company_id = $2 FOR UPDATE', [
+      c.req.param('id'),
+      company
+    ])
+    if (locked === undefined) return null
+    const [updated] = await tx.query('UPDATE budgets SET name = $1 WHERE id = $2 RETURNING id, name', [name, c.req.param('id')])
+    return updated ?? null
+  })
+  return row === null ? c.json({ error: 'not_found' }, 404) : c.json(row)
+})
+const plainServer = await new Promise<{ url: string; close: () => void }>((resolve) => {
+  const server = listenOn({ fetch: plain.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
+    resolve({ url: `http://127.0.0.1:${info.port}`, close: () => server.close() })
+  })
+})
+const reference = await listen(db, { rateLimitPerMinute: Number.MAX_SAFE_INTEGER, report: () => undefined })
+
+// Equal answers first: the same page, the same headers, the same name written.
+const PAGE = '/v1/banking/bank_transactions?_start=0&_end=25&_order=desc'
+const pageOf = async (url: string) => {
+  const r = await fetch(url + PAGE, { headers: ADMIN })
+  return { status: r.status, range: r.headers.get('content-range'), total: r.headers.get('x-total-count'), body: await r.text() }
+}
+const [ours, theirs] = [await pageOf(reference.url), await pageOf(plainServer.url)]
+if (JSON.stringify(ours) !== JSON.stringify(theirs) || ours.status !== 200 || ours.range !== `0-24/${ROWS}`)
+  throw new Error(`the pages differ:\n${JSON.stringify(ours).slice(0, 400)}\n${JSON.stringify(theirs).slice(0, 400)}`)
+const PATCH = {
+  method: 'PATCH' as const,
+  headers: { ...ADMIN, 'content-type': 'application/json' },
+  body: '{"budget":{"name":"Travel 2027"}}'
+}
+for (const url of [reference.url, plainServer.url]) {
+  const r = await fetch(`${url}/v1/budgets/b-travel`, PATCH)
+  const name = ((await r.json()) as { name?: string }).name
+  if (r.status !== 200 || name !== 'Travel 2027') throw new Error(`${url}: PATCH replied ${r.status} with name ${String(name)}`)
+}
+
+interface Figure {
+  readonly requests_per_second: number
+  readonly latency_p50_ms: number
+  readonly latency_p99_ms: number
+  readonly errors: number
+  readonly non_2xx: number
+}
+const load = async (url: string, options: Partial<autocannon.Options>): Promise<Figure> => {
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, ...options })
+  return {
+    requests_per_second: Math.round(r.requests.average),
+    latency_p50_ms: r.latency.p50,
+    latency_p99_ms: r.latency.p99,
+    errors: r.errors,
+    non_2xx: r.non2xx
+  }
+}
+
+const results = {
+  machine: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`,
+  database: `PGlite (in memory), ${ROWS} bank transactions`,
+  connections: CONNECTIONS,
+  seconds: SECONDS,
+  page: {
+    plain: await load(plainServer.url + PAGE, { headers: ADMIN }),
+    library: await load(reference.url + PAGE, { headers: ADMIN })
+  },
+  patch: {
+    plain: await load(`${plainServer.url}/v1/budgets/b-travel`, PATCH),
+    library: await load(`${reference.url}/v1/budgets/b-travel`, PATCH)
+  }
+}
+for (const [name, figure] of Object.entries({ ...results.page, ...results.patch }))
+  if (figure.errors > 0 || figure.non_2xx > 0)
+    throw new Error(`${name}: ${figure.errors} errors, ${figure.non_2xx} replies not 2xx`)
+plainServer.close()
+await reference.close()
+await db.close()
+
+writeFileSync('bench/server-results.json', `${JSON.stringify(results, null, 2)}\n`)
+const row = (what: string, plainFigure: Figure, library: Figure) =>
+  `| ${what} | ${plainFigure.requests_per_second} | ${library.requests_per_second} | ${(library.requests_per_second / plainFigure.requests_per_second).toFixed(2)} | ${plainFigure.latency_p50_ms} / ${library.latency_p50_ms} | ${plainFigure.latency_p99_ms} / ${library.latency_p99_ms} |`
+const table = [
+  '<!-- server: written by bench/server.bench.ts -->',
+  `Requests per second over loopback (autocannon, ${CONNECTIONS} connections, ${SECONDS} s each), ${results.database}; ${results.machine}. Command: \`npm run bench:server\`.`,
+  '',
+  '| request | plain Hono handler | reference server | ratio | p50 ms (plain / server) | p99 ms (plain / server) |',
+  '| --- | --- | --- | --- | --- | --- |',
+  row('GET a page of 25, newest first', results.page.plain, results.page.library),
+  row('PATCH a budget name', results.patch.plain, results.patch.library),
+  '<!-- /server -->'
+].join('\n')
+const doc = readFileSync('docs/performance.md', 'utf8')
+writeFileSync('docs/performance.md', doc.replace(/<!-- server:[\s\S]*<!-- \/server -->/, table))
+console.log(table)

@@ -1,0 +1,66 @@
+/**
+ * `budget-rules serve`: the reference server (`src/server`), configured from the environment:
+ * `PORT` (default 3000), `DATA_DIR` (where the embedded database keeps its files, default
+ * `.data`) and `DATABASE_URL` (a PostgreSQL server instead). It prints the URL it serves, and on
+ * SIGTERM or SIGINT closes the server (which drains and closes the database) and exits 0.
+ *
+ * @example
+ * serveOptions({ PORT: '8080', DATABASE_URL: 'postgres://localhost/budgets' })
+ * //=> { port: 8080, dataDir: '.data', databaseUrl: 'postgres://localhost/budgets' }
+ *
+ * @since 0.1.0
+ */
+import type { Command } from 'commander'
+import { describeValue } from '../json/describe'
+import { CliError } from './input'
+import type { Io } from './io'
+
+const DEFAULT_PORT = 3000
+const DEFAULT_DATA_DIR = '.data'
+const MAX_PORT = 65535
+
+/**
+ * What the server is given, read from the environment.
+ *
+ * @example
+ * serveOptions({}) //=> { port: 3000, dataDir: '.data' }
+ * (() => { try { return serveOptions({ PORT: 'http' }) } catch (e) { return String(e) } })()
+ * //=> 'CliError: PORT is "http", not a port number from 0 to 65535'
+ *
+ * @since 0.1.0
+ */
+export const serveOptions = (
+  env: Readonly<Record<string, string | undefined>>
+): { port: number; dataDir: string; databaseUrl?: string } => {
+  const port =
+    env.PORT === undefined || env.PORT === '' ? DEFAULT_PORT : /^\d{1,5}$/.test(env.PORT) ? Number(env.PORT) : Number.NaN
+  if (!(port <= MAX_PORT)) throw new CliError(`PORT is ${describeValue(env.PORT)}, not a port number from 0 to ${MAX_PORT}`)
+  const dataDir = env.DATA_DIR === undefined || env.DATA_DIR === '' ? DEFAULT_DATA_DIR : env.DATA_DIR
+  return env.DATABASE_URL === undefined || env.DATABASE_URL === ''
+    ? { port, dataDir }
+    : { port, dataDir, databaseUrl: env.DATABASE_URL }
+}
+
+/**
+ * Adds `serve` to the program. The server's modules load only when it runs, so that `decide`
+ * and `periods` never load its dependencies.
+ *
+ * @since 0.1.0
+ */
+export const serveCommand = (program: Command, io: Io): Command =>
+  program
+    .command('serve')
+    .description('start the reference server (PORT, default 3000; DATA_DIR, default .data; DATABASE_URL)')
+    .action(async () => {
+      const options = serveOptions(io.env)
+      const { serve } = await import('../server/main')
+      const server = await serve(options).catch((err: unknown) => {
+        throw (err as NodeJS.ErrnoException).code === 'EADDRINUSE'
+          ? new CliError(`cannot serve on port ${options.port}: it is in use (set PORT to another port)`)
+          : err
+      })
+      io.out(`budget-rules server listening on ${server.url}\n`)
+      const signal = await io.signal()
+      io.out(`${signal}: closing\n`)
+      await server.close()
+    })

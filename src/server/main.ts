@@ -1,0 +1,116 @@
+/**
+ * Starting and stopping the reference server: open the database (PGlite under `dataDir`, or the
+ * PostgreSQL server of `databaseUrl`), run the migrations, seed the demo data when it is empty,
+ * and listen. `close()` stops taking connections, lets the requests under way finish, then
+ * closes the database. Reads no environment: the CLI (`budget-rules serve`) passes it in.
+ *
+ * @since 0.2.0
+ */
+import type { Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { serve as listenOn } from '@hono/node-server'
+import { type Database, openDatabase } from '../store/database'
+import { migrate } from '../store/migrations'
+import { seedWhenEmpty } from '../store/seed'
+import { buildApp } from './app'
+
+/** What {@link serve} takes; every field has a default. */
+export interface ServeOptions {
+  /** The port to listen on; 0 (the default) takes a free one. */
+  readonly port?: number
+  /** The address to listen on; 127.0.0.1 by default. */
+  readonly host?: string
+  /** PGlite's data directory; in memory when absent (and unused when `databaseUrl` is set). */
+  readonly dataDir?: string
+  /** A PostgreSQL server's URL (`postgres://user@host:port/db`): used instead of PGlite. */
+  readonly databaseUrl?: string
+  /** The server's clock; the system's by default. */
+  readonly clock?: () => Date
+  /** Requests a minute per API key; 600 by default. */
+  readonly rateLimitPerMinute?: number
+}
+
+/** A server listening. */
+export interface Served {
+  /** `http://host:port`, without a trailing slash. */
+  readonly url: string
+  /** Stops taking connections, waits for the requests under way, then closes the database. */
+  readonly close: () => Promise<void>
+}
+
+/** The largest request body read: 64 KiB. */
+export const BODY_LIMIT_BYTES = 65_536
+/** Requests a minute per API key unless told otherwise. */
+export const DEFAULT_RATE_LIMIT = 600
+/** How long `close` waits for requests under way before it cuts their connections, by default. */
+export const DRAIN_MS = 10_000
+
+/**
+ * Listens with the app over a database already migrated and seeded; `close` closes the database
+ * too when `ownsDatabase`. What {@link serve} does once the database is ready, and what tests use
+ * to serve a database they hold (to look at its rows, or to make a statement fail).
+ */
+export const listen = (
+  database: Database,
+  options: Omit<ServeOptions, 'dataDir' | 'databaseUrl'> & {
+    readonly ownsDatabase?: boolean
+    readonly report?: (error: unknown, requestId: string) => void
+    /** How long `close` lets requests under way run; DRAIN_MS by default. */
+    readonly drainMs?: number
+  } = {}
+): Promise<Served> => {
+  const host = options.host ?? '127.0.0.1'
+  const app = buildApp({
+    database,
+    clock: options.clock ?? (() => new Date()),
+    rateLimitPerMinute: options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT,
+    bodyLimitBytes: BODY_LIMIT_BYTES,
+    report:
+      options.report ??
+      ((error, requestId) => {
+        console.error(`request ${requestId} failed:`, error)
+      })
+  })
+  return new Promise((resolve, reject) => {
+    const server = listenOn({ fetch: app.fetch, port: options.port ?? 0, hostname: host }, (info: AddressInfo) => {
+      server.off('error', reject)
+      const close = async (): Promise<void> => {
+        await new Promise<void>((done) => {
+          // Idle keep-alive connections are closed now, busy ones as soon as their reply is out;
+          // past drainMs, whatever is left is cut.
+          const sweep = setInterval(server.closeIdleConnections.bind(server), 50)
+          const cut = setTimeout(server.closeAllConnections.bind(server), options.drainMs ?? DRAIN_MS)
+          server.close(() => {
+            clearInterval(sweep)
+            clearTimeout(cut)
+            done()
+          })
+        })
+        if (options.ownsDatabase === true) await database.close()
+      }
+      const url = new URL('http://localhost')
+      url.hostname = host
+      url.port = String(info.port)
+      resolve({ url: url.origin, close })
+    }) as Server
+    server.once('error', reject)
+  })
+}
+
+/**
+ * Opens the database, migrates it, seeds the demo data when it is empty, and listens.
+ *
+ * Used as `const { url, close } = await serve({ dataDir: '.data' })`; `budget-rules serve` (the
+ * CLI) passes PORT, DATA_DIR and DATABASE_URL, and calls `close` on SIGTERM.
+ */
+export const serve = async (options: ServeOptions = {}): Promise<Served> => {
+  const database = await openDatabase({ dataDir: options.dataDir, databaseUrl: options.databaseUrl })
+  try {
+    await migrate(database)
+    await seedWhenEmpty(database)
+    return await listen(database, { ...options, ownsDatabase: true })
+  } catch (e) {
+    await database.close()
+    throw e
+  }
+}

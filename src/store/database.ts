@@ -1,0 +1,56 @@
+/**
+ * The one database interface of the reference server: parameterised queries and transactions,
+ * over PostgreSQL either embedded (PGlite, the default: data under a directory, or in memory) or
+ * a server (`pg`, when a connection URL is given). The rest of the store speaks only to this.
+ *
+ * Both drivers read `bigint` as a number (every amount is a safe integer) and `date` as its
+ * `YYYY-MM-DD` text, so rows come back alike whichever runs, and never depend on the process
+ * time zone. Instants are formatted by the queries themselves (`to_char(... AT TIME ZONE 'UTC')`).
+ *
+ * Each driver is loaded only when it is used: both are optional peer dependencies.
+ *
+ * @since 0.2.0
+ */
+
+/** A row as the drivers return it: column name to value. */
+export type Row = Readonly<Record<string, unknown>>
+
+/** What runs a statement: the database itself, or the open transaction. */
+export interface Queryable {
+  /** The rows of one parameterised statement (values only as parameters, never concatenated). */
+  readonly query: <R extends Row = Row>(text: string, values?: ReadonlyArray<unknown>) => Promise<ReadonlyArray<R>>
+}
+
+/**
+ * A PostgreSQL database. `transaction` runs `work` in one transaction: committed when it
+ * resolves, rolled back when it rejects (the rejection is passed on).
+ */
+export interface Database extends Queryable {
+  readonly driver: 'pglite' | 'pg'
+  readonly transaction: <T>(work: (tx: Queryable) => Promise<T>) => Promise<T>
+  /** Waits for the transactions under way, then closes (PGlite checkpoints its files). */
+  readonly close: () => Promise<void>
+}
+
+/** Where the data lives: a PostgreSQL server's URL, or else PGlite's directory (memory when absent). */
+export interface DatabaseOptions {
+  readonly databaseUrl?: string | undefined
+  readonly dataDir?: string | undefined
+}
+
+/** How both drivers read `bigint` (every amount is a safe integer) and `date` (its own text). */
+export const INT8 = 20
+export const DATE = 1082
+export const asNumber = (text: string): number => Number(text)
+export const asText = (text: string): string => text
+
+/**
+ * Opens the database: a PostgreSQL server when `databaseUrl` is set, else PGlite under
+ * `dataDir` (in memory when absent).
+ *
+ * Used as `const db = await openDatabase({ dataDir: '.data' })`, then `await db.query('SELECT 1')`.
+ */
+export const openDatabase = async (options: DatabaseOptions): Promise<Database> =>
+  options.databaseUrl !== undefined && options.databaseUrl !== ''
+    ? (await import('./postgres')).openPostgres(options.databaseUrl)
+    : (await import('./pglite')).openPGlite(options.dataDir)

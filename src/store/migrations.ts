@@ -1,0 +1,196 @@
+/**
+ * The schema, as numbered migrations run in order on start: each runs once, in its own
+ * transaction with its row in `schema_migrations`, so a server stopped halfway leaves the schema
+ * at a whole migration. A new change is a new entry at the end; an applied one is never edited.
+ *
+ * @since 0.2.0
+ */
+import type { Database } from './database'
+
+/** One step of the schema. */
+export interface Migration {
+  readonly version: number
+  readonly name: string
+  readonly sql: string
+}
+
+/** Every migration, in order. */
+export const migrations: ReadonlyArray<Migration> = [
+  {
+    version: 1,
+    name: 'companies, users, keys, budgets, bank transactions and recipients',
+    sql: `
+      CREATE TABLE companies (
+        id text PRIMARY KEY,
+        name text NOT NULL,
+        time_zone text NOT NULL,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL
+      );
+      CREATE TABLE users (
+        id text PRIMARY KEY,
+        email text NOT NULL UNIQUE,
+        email_verified boolean NOT NULL
+      );
+      CREATE TABLE api_keys (
+        key_sha256 text PRIMARY KEY,
+        user_id text NOT NULL REFERENCES users (id),
+        revoked_at timestamptz
+      );
+      CREATE TABLE memberships (
+        company_id text NOT NULL REFERENCES companies (id),
+        user_id text NOT NULL REFERENCES users (id),
+        role text NOT NULL CHECK (role IN ('owner', 'admin', 'member')),
+        permissions text[] NOT NULL DEFAULT '{}',
+        PRIMARY KEY (company_id, user_id)
+      );
+      CREATE INDEX memberships_user ON memberships (user_id);
+      CREATE TABLE budgets (
+        id text PRIMARY KEY,
+        company_id text NOT NULL REFERENCES companies (id),
+        name text NOT NULL,
+        description text,
+        access text NOT NULL,
+        currency text NOT NULL,
+        mode text NOT NULL CHECK (mode IN ('funded', 'tracking')),
+        manager_id text,
+        co_manager_id text,
+        status text NOT NULL CHECK (status IN ('open', 'closing', 'closed')),
+        created_on date NOT NULL,
+        ends_on date,
+        recurrence_unit text,
+        recurrence_every integer,
+        base_amount_cents bigint,
+        recurrence_starts_on date,
+        period_starts_on date NOT NULL,
+        period_ends_on date,
+        period_amount_cents bigint,
+        -- The rule is the library's; the database refuses a negative balance all the same.
+        balance_cents bigint CHECK (balance_cents >= 0)
+      );
+      CREATE INDEX budgets_company ON budgets (company_id, created_on, id);
+      CREATE TABLE bank_transactions (
+        -- Ids in code-point order, as budget-rules/sql sorts them (ADR 0102), so that the
+        -- indexes below serve ORDER BY field, id COLLATE "C" without a sort of the ties.
+        id text COLLATE "C" PRIMARY KEY,
+        company_id text NOT NULL REFERENCES companies (id),
+        amount bigint NOT NULL,
+        status text NOT NULL,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL
+      );
+      -- One per sortable field: a page is an index scan from the window's start.
+      CREATE INDEX bank_transactions_created_at ON bank_transactions (company_id, created_at, id);
+      CREATE INDEX bank_transactions_updated_at ON bank_transactions (company_id, updated_at, id);
+      CREATE INDEX bank_transactions_amount ON bank_transactions (company_id, amount, id);
+      CREATE TABLE banks (
+        id text PRIMARY KEY,
+        name text NOT NULL
+      );
+      CREATE TABLE bank_recipients (
+        id text PRIMARY KEY,
+        company_id text NOT NULL REFERENCES companies (id),
+        rut text NOT NULL,
+        account_number text NOT NULL,
+        bank_id text NOT NULL REFERENCES banks (id),
+        name text NOT NULL,
+        created_at timestamptz NOT NULL,
+        UNIQUE (company_id, rut, bank_id, account_number)
+      );
+      -- A reply kept for an Idempotency-Key: status null while its first request runs.
+      CREATE TABLE idempotency_keys (
+        key_sha256 text NOT NULL REFERENCES api_keys (key_sha256),
+        idempotency_key text NOT NULL,
+        fingerprint text NOT NULL,
+        status integer,
+        headers jsonb,
+        body text,
+        created_at timestamptz NOT NULL,
+        PRIMARY KEY (key_sha256, idempotency_key)
+      );
+      INSERT INTO banks (id, name) VALUES
+        ('bank-chile', 'Banco de Chile'), ('bank-estado', 'BancoEstado'), ('bank-santander', 'Banco Santander'),
+        ('bank-bci', 'Banco BCI'), ('bank-itau', 'Banco Itaú'), ('bank-scotiabank', 'Scotiabank');
+    `
+  },
+  {
+    version: 2,
+    name: 'a count of bank transactions per company',
+    sql: `
+      -- The X-Total-Count of an unfiltered page without counting a million rows on every request:
+      -- a count per company, kept by the database itself on every insert and delete (ADR 0101).
+      CREATE TABLE bank_transaction_counts (
+        company_id text PRIMARY KEY REFERENCES companies (id),
+        total bigint NOT NULL CHECK (total >= 0)
+      );
+      INSERT INTO bank_transaction_counts (company_id, total)
+        SELECT company_id, count(*) FROM bank_transactions GROUP BY company_id;
+      CREATE FUNCTION count_bank_transactions() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'INSERT' THEN
+          INSERT INTO bank_transaction_counts (company_id, total)
+            SELECT company_id, count(*) FROM new_rows GROUP BY company_id
+            ON CONFLICT (company_id) DO UPDATE SET total = bank_transaction_counts.total + EXCLUDED.total;
+        ELSE
+          UPDATE bank_transaction_counts AS c SET total = c.total - gone.n
+            FROM (SELECT company_id, count(*) AS n FROM old_rows GROUP BY company_id) AS gone
+            WHERE c.company_id = gone.company_id;
+        END IF;
+        RETURN NULL;
+      END
+      $$;
+      CREATE TRIGGER bank_transactions_counted_insert AFTER INSERT ON bank_transactions
+        REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION count_bank_transactions();
+      CREATE TRIGGER bank_transactions_counted_delete AFTER DELETE ON bank_transactions
+        REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION count_bank_transactions();
+    `
+  }
+]
+
+/**
+ * Brings the schema up to the last migration; returns the versions it applied. Runs under a
+ * transaction-scoped advisory lock, so two servers starting on one PostgreSQL apply each once.
+ */
+export const migrate = async (db: Database): Promise<ReadonlyArray<number>> => {
+  await db.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`)
+  const applied: Array<number> = []
+  for (const m of migrations) {
+    const ran = await db.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock(20261123)')
+      const done = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [m.version])
+      if (done.length > 0) return false
+      for (const statement of statements(m.sql)) await tx.query(statement)
+      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name])
+      return true
+    })
+    if (ran) applied.push(m.version)
+  }
+  return applied
+}
+
+/**
+ * A migration's statements, one by one: a parameterised query runs a single statement. A `;`
+ * inside a `$$`-quoted function body does not end its statement.
+ */
+const statements = (sql: string): ReadonlyArray<string> => {
+  const found: Array<string> = []
+  let current = ''
+  sql
+    .replace(/--[^\n]*/g, '')
+    .split('$$')
+    .forEach((part, i) => {
+      if (i % 2 === 1) {
+        current += `$$${part}$$`
+        return
+      }
+      const [first = '', ...rest] = part.split(';')
+      current += first
+      for (const piece of rest) {
+        found.push(current)
+        current = piece
+      }
+    })
+  found.push(current)
+  return found.map((s) => s.trim()).filter((s) => s !== '')
+}

@@ -1,0 +1,63 @@
+/**
+ * A PostgreSQL server, through a `pg` pool.
+ *
+ * @since 0.2.0
+ */
+import pg from 'pg'
+import { asNumber, asText, type Database, DATE, INT8, type Queryable, type Row } from './database'
+
+type Parser = (text: string) => unknown
+
+/** `pg`'s parsers, but for bigint and date, read as PGlite reads them here. */
+const typeParser = (oid: number, format?: 'text' | 'binary'): Parser =>
+  oid === INT8
+    ? asNumber
+    : oid === DATE
+      ? asText
+      : (pg.types.getTypeParser as (oid: number, format?: 'text' | 'binary') => Parser)(oid, format)
+
+/**
+ * A pool of 10 connections to the server of `connectionString`; each transaction holds one
+ * connection from `BEGIN` to `COMMIT` or `ROLLBACK`. Rejects, pool closed, when the server cannot
+ * be reached.
+ */
+export const openPostgres = async (connectionString: string): Promise<Database> => {
+  const pool = new pg.Pool({
+    connectionString,
+    max: 10,
+    // Each connection reads instants in UTC, whatever the server's default.
+    options: '-c TimeZone=UTC',
+    types: { getTypeParser: typeParser as typeof pg.types.getTypeParser }
+  })
+  const on =
+    (q: pg.Pool | pg.PoolClient): Queryable['query'] =>
+    async <R extends Row>(text: string, values: ReadonlyArray<unknown> = []) =>
+      (await q.query<R>(text, [...values])).rows
+  try {
+    await pool.query('SELECT 1')
+  } catch (e) {
+    await pool.end()
+    throw e
+  }
+  return {
+    driver: 'pg',
+    query: on(pool),
+    transaction: async (work) => {
+      const client = await pool.connect()
+      try {
+        await client.query('BEGIN')
+        const result = await work({ query: on(client) })
+        await client.query('COMMIT')
+        return result
+      } catch (e) {
+        // A connection that failed cannot roll back either: the error to pass on is the first.
+        await client.query('ROLLBACK').catch(() => undefined)
+        throw e
+      } finally {
+        client.release()
+      }
+    },
+    // Called once the HTTP server has closed: no transaction is under way.
+    close: () => pool.end()
+  }
+}

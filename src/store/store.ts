@@ -1,0 +1,212 @@
+/**
+ * What the reference server looks up and persists, as plain SQL over the {@link Database}: the
+ * session of an API key, budgets (locked for a mutation), bank transactions, recipients,
+ * companies, memberships, and the replies kept for an Idempotency-Key. Nothing here decides
+ * anything the service's rules decide: the facades do.
+ *
+ * @since 0.2.0
+ */
+import type { BudgetJson } from '../budget/model'
+import type { Session } from '../index'
+import { instantColumnText } from '../sql/timestamp'
+import type { Queryable, Row } from './database'
+
+/** A budget row and its company's time zone (the zone of its `today`). */
+export interface BudgetFound {
+  readonly budget: BudgetJson
+  readonly time_zone: string
+}
+
+/** A bank transaction row, JSON-ready. */
+export interface TransactionRow {
+  readonly id: string
+  readonly company_id: string
+  readonly amount: number
+  readonly status: string
+  readonly created_at: string
+  readonly updated_at: string
+}
+
+/** A reply kept for an Idempotency-Key. */
+export interface KeptReply {
+  readonly fingerprint: string
+  readonly status: number | null
+  readonly headers: Readonly<Record<string, string>> | null
+  readonly body: string | null
+}
+
+/** An instant column as ISO-8601 text, spelled as the page queries spell it (microseconds, UTC). */
+const iso = (column: string): string => instantColumnText(column)
+
+const budgetSelect = `SELECT b.id, b.company_id, b.name, b.description, b.access, b.currency, b.mode, b.manager_id,
+  b.co_manager_id, b.status, b.created_on, b.ends_on, b.recurrence_unit, b.recurrence_every, b.base_amount_cents,
+  b.recurrence_starts_on, b.period_starts_on, b.period_ends_on, b.period_amount_cents, b.balance_cents, c.time_zone
+  FROM budgets b JOIN companies c ON c.id = b.company_id`
+
+const budgetOf = (row: Row): BudgetFound => {
+  const { time_zone, ...budget } = row
+  return { budget: budget as unknown as BudgetJson, time_zone: time_zone as string }
+}
+
+/** PostgreSQL text holds no NUL: an id with one names no row (and would be refused as a parameter). */
+const noRow = (id: string): boolean => id.includes('\u0000')
+
+/** The session an API key (its SHA-256) resolves to; `user: null` when unknown or revoked. */
+export const findSession = async (db: Queryable, keySha256: string): Promise<Session> => {
+  const rows = await db.query<{ id: string; email_verified: boolean; memberships: Session['memberships'] }>(
+    `SELECT u.id, u.email_verified,
+            coalesce(jsonb_object_agg(m.company_id, jsonb_build_object('role', m.role, 'permissions', to_jsonb(m.permissions)))
+                     FILTER (WHERE m.company_id IS NOT NULL), '{}') AS memberships
+       FROM api_keys k JOIN users u ON u.id = k.user_id LEFT JOIN memberships m ON m.user_id = u.id
+      WHERE k.key_sha256 = $1 AND k.revoked_at IS NULL
+      GROUP BY u.id, u.email_verified`,
+    [keySha256]
+  )
+  const found = rows[0]
+  return found === undefined
+    ? { user: null, memberships: {} }
+    : { user: { id: found.id, email_verified: found.email_verified }, memberships: found.memberships }
+}
+
+/** The budget with that id, whatever its company (the facade decides the scope), or null. */
+export const findBudget = async (db: Queryable, id: string): Promise<BudgetFound | null> => {
+  if (noRow(id)) return null
+  const row = (await db.query(`${budgetSelect} WHERE b.id = $1`, [id]))[0]
+  return row === undefined ? null : budgetOf(row)
+}
+
+/** As {@link findBudget}, the row locked until the transaction ends (`SELECT ... FOR UPDATE`). */
+export const lockBudget = async (tx: Queryable, id: string): Promise<BudgetFound | null> => {
+  if (noRow(id)) return null
+  const row = (await tx.query(`${budgetSelect} WHERE b.id = $1 FOR UPDATE OF b`, [id]))[0]
+  return row === undefined ? null : budgetOf(row)
+}
+
+/** A company's budgets. */
+export const companyBudgets = async (db: Queryable, companyId: string): Promise<ReadonlyArray<BudgetFound>> =>
+  (await db.query(`${budgetSelect} WHERE b.company_id = $1 ORDER BY b.created_on, b.id`, [companyId])).map(budgetOf)
+
+const budgetFields = [
+  'name',
+  'description',
+  'access',
+  'manager_id',
+  'co_manager_id',
+  'status',
+  'ends_on',
+  'recurrence_unit',
+  'recurrence_every',
+  'base_amount_cents',
+  'recurrence_starts_on',
+  'period_starts_on',
+  'period_ends_on',
+  'period_amount_cents',
+  'balance_cents'
+] as const
+
+/** Writes back the budget a facade returned: every field that can change (not id, company, currency, mode). */
+export const saveBudget = async (tx: Queryable, budget: BudgetJson): Promise<void> => {
+  await tx.query(`UPDATE budgets SET ${budgetFields.map((f, i) => `${f} = $${i + 2}`).join(', ')} WHERE id = $1`, [
+    budget.id,
+    ...budgetFields.map((f) => budget[f])
+  ])
+}
+
+/** The ids of a company's members. */
+export const memberIds = async (db: Queryable, companyId: string): Promise<ReadonlyArray<string>> =>
+  (
+    await db.query<{ user_id: string }>('SELECT user_id FROM memberships WHERE company_id = $1 ORDER BY user_id', [companyId])
+  ).map((r) => r.user_id)
+
+const transactionSelect = `SELECT id, company_id, amount, status, ${iso('created_at')} AS created_at, ${iso('updated_at')} AS updated_at
+  FROM bank_transactions`
+
+/** The bank transaction with that id, locked until the transaction ends, or null. */
+export const lockTransaction = async (tx: Queryable, id: string): Promise<TransactionRow | null> =>
+  noRow(id) ? null : ((await tx.query<TransactionRow & Row>(`${transactionSelect} WHERE id = $1 FOR UPDATE`, [id]))[0] ?? null)
+
+/** Writes back the status of a transaction a facade returned. */
+export const saveTransactionStatus = async (tx: Queryable, id: string, status: string): Promise<void> => {
+  await tx.query('UPDATE bank_transactions SET status = $2 WHERE id = $1', [id, status])
+}
+
+/** The companies a user is a member of, as GET /v1/companies lists them. */
+export const userCompanies = async (db: Queryable, userId: string): Promise<ReadonlyArray<Row>> =>
+  db.query(
+    `SELECT c.id, c.name, ${iso('c.created_at')} AS created_at, ${iso('c.updated_at')} AS updated_at
+       FROM companies c JOIN memberships m ON m.company_id = c.id WHERE m.user_id = $1`,
+    [userId]
+  )
+
+/** Locks a company's row: what serialises the enrolment of its recipients. */
+export const lockCompany = async (tx: Queryable, companyId: string): Promise<void> => {
+  await tx.query('SELECT 1 FROM companies WHERE id = $1 FOR UPDATE', [companyId])
+}
+
+/** The ids of the banks the server knows. */
+export const bankIds = async (db: Queryable): Promise<ReadonlyArray<string>> =>
+  (await db.query<{ id: string }>('SELECT id FROM banks ORDER BY id')).map((r) => r.id)
+
+/** The recipients a company has enrolled. */
+export const enrolledRecipients = async (
+  db: Queryable,
+  companyId: string
+): Promise<ReadonlyArray<{ rut: string; bank_id: string; account_number: string }>> =>
+  db.query('SELECT rut, bank_id, account_number FROM bank_recipients WHERE company_id = $1', [companyId])
+
+/** Keeps a recipient a facade returned, under a new id. */
+export const insertRecipient = async (
+  tx: Queryable,
+  row: { id: string; company_id: string; rut: string; account_number: string; bank_id: string; name: string; created_at: string }
+): Promise<void> => {
+  await tx.query(
+    `INSERT INTO bank_recipients (id, company_id, rut, account_number, bank_id, name, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [row.id, row.company_id, row.rut, row.account_number, row.bank_id, row.name, row.created_at]
+  )
+}
+
+/** Writes the role a facade granted. */
+export const saveRole = async (tx: Queryable, companyId: string, userId: string, role: string): Promise<void> => {
+  await tx.query('UPDATE memberships SET role = $3 WHERE company_id = $1 AND user_id = $2', [companyId, userId, role])
+}
+
+/**
+ * Claims an Idempotency-Key for an API key: null when this request is the first (the key is now
+ * held until the transaction ends; a concurrent request with the same key waits on it), else what
+ * was kept for it.
+ */
+export const claimIdempotencyKey = async (
+  tx: Queryable,
+  claim: { key_sha256: string; idempotency_key: string; fingerprint: string; now: string }
+): Promise<KeptReply | null> => {
+  const inserted = await tx.query(
+    `INSERT INTO idempotency_keys (key_sha256, idempotency_key, fingerprint, created_at) VALUES ($1, $2, $3, $4)
+     ON CONFLICT DO NOTHING RETURNING 1`,
+    [claim.key_sha256, claim.idempotency_key, claim.fingerprint, claim.now]
+  )
+  if (inserted.length > 0) return null
+  const kept = await tx.query<KeptReply & Row>(
+    'SELECT fingerprint, status, headers, body FROM idempotency_keys WHERE key_sha256 = $1 AND idempotency_key = $2',
+    [claim.key_sha256, claim.idempotency_key]
+  )
+  // The claim waited for the request holding the key: its row is committed, reply and all.
+  return kept[0] as KeptReply
+}
+
+/** Keeps the reply given to the request that claimed an Idempotency-Key. */
+export const keepReply = async (
+  tx: Queryable,
+  kept: {
+    key_sha256: string
+    idempotency_key: string
+    status: number
+    headers: Readonly<Record<string, string>>
+    body: string | null
+  }
+): Promise<void> => {
+  await tx.query(
+    'UPDATE idempotency_keys SET status = $3, headers = $4, body = $5 WHERE key_sha256 = $1 AND idempotency_key = $2',
+    [kept.key_sha256, kept.idempotency_key, kept.status, JSON.stringify(kept.headers), kept.body]
+  )
+}

@@ -1,0 +1,30 @@
+/**
+ * `serve` when it cannot serve: the port is taken (the database it opened is closed again), or
+ * the PostgreSQL server cannot be reached.
+ */
+import { createServer } from 'node:net'
+import { describe, expect, it } from 'vitest'
+import { serve } from '../../src/server/main'
+import { stores } from './harness'
+
+describe.each(stores)('serve on $name', (store) => {
+  it('a port already taken: serve rejects, and the database it opened is closed again', async () => {
+    const taken = createServer()
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve))
+    const place = await store.place()
+    try {
+      const port = (taken.address() as { port: number }).port
+      await expect(serve({ ...place.options, port })).rejects.toThrow(/EADDRINUSE/)
+    } finally {
+      await new Promise((resolve) => taken.close(resolve))
+      await place.drop()
+    }
+  }, 60_000)
+})
+
+describe('serve on a PostgreSQL server that cannot be reached', () => {
+  it('rejects with the connection error', async () => {
+    // port 1 on the loopback: nothing listens there
+    await expect(serve({ databaseUrl: 'postgres://postgres@127.0.0.1:1/budgets' })).rejects.toThrow(/ECONNREFUSED/)
+  })
+})
