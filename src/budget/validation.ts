@@ -17,7 +17,7 @@ import * as problem from '../decision/problem'
 import type { FieldError } from '../decision/problem'
 import { fail, pass, type Trail } from '../decision/trail'
 import { type RecurrenceUnit, recurrenceUnits } from '../recurrence/schedule'
-import { nameError, nameMessages } from '../validation/name'
+import { nameError, nameMessages, nulError } from '../validation/name'
 import {
   type Access,
   type Cents,
@@ -67,6 +67,8 @@ export interface Changes {
 export const fieldMessages = {
   blank: nameMessages.blank,
   tooLong: nameMessages.tooLong,
+  /** `name`, `description`, `manager_id`: text holding U+0000, which no store keeps (ADR 0013). */
+  nul: nameMessages.nul,
   notInList: 'is not included in the list',
   notADate: 'is not a valid date (YYYY-MM-DD)',
   /** `ends_on`: a closing date that is not after today. */
@@ -133,6 +135,7 @@ export const validateUpdate = (r: UpdateRequest, changed: ReadonlyArray<Sent>): 
         break
       }
       case 'description':
+        if (nulError(value) !== null) reject(key, fieldMessages.nul)
         break
       case 'access':
         if (!isAccess(value)) reject(key, fieldMessages.notInList)
@@ -143,7 +146,9 @@ export const validateUpdate = (r: UpdateRequest, changed: ReadonlyArray<Sent>): 
         else if (value <= r.today) reject(key, fieldMessages.notAfter(r.today))
         break
       case 'manager_id':
-        if (typeof value === 'string' && r.company_member_ids !== undefined && !r.company_member_ids.includes(value))
+        // Checked even without a member list: the id is kept, and looked up by.
+        if (nulError(value) !== null) reject(key, fieldMessages.nul)
+        else if (typeof value === 'string' && r.company_member_ids !== undefined && !r.company_member_ids.includes(value))
           reject(key, fieldMessages.notAMember)
         break
       case 'recurrence_unit':

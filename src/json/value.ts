@@ -44,6 +44,19 @@ export const ownValue = (o: Readonly<Record<string, unknown>>, key: string): unk
 export const codePointLength = (s: string): number => s.length - (s.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0)
 
 /**
+ * Whether `s` holds U+0000, the NUL character. No text the service keeps or is queried by holds
+ * one: a PostgreSQL `text` cannot, nor can most stores (ADR 0013).
+ *
+ * @example
+ * holdsNul('A\u0000na') //=> true
+ * holdsNul('Ana') //=> false
+ *
+ * @category utils
+ * @since 0.2.0
+ */
+export const holdsNul = (s: string): boolean => s.includes('\u0000')
+
+/**
  * Whether `u` is a whole number from 0 to `Number.MAX_SAFE_INTEGER`: a count, an offset, a size.
  *
  * @example

@@ -23,7 +23,10 @@ import { either as E } from 'fp-ts'
 import { compareInstants, type Instant, parseInstant } from '../calendar/instant'
 import * as problem from '../decision/problem'
 import type { Problem } from '../decision/problem'
+import { holdsNul } from '../json/value'
 import { type Endpoint, type FieldType, fieldOf } from './endpoint'
+import { loneSurrogateInQuery, nulInQuery } from './query'
+import { wellFormed } from '../http/query-string'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -177,6 +180,9 @@ const listValues = (type: FieldType, key: string, text: string): E.Either<Proble
   if (list.length > MAX_LIST_VALUES) return bad(`${key} holds more than ${MAX_LIST_VALUES} values`)
   const values: Array<FieldValue> = []
   for (const item of list as ReadonlyArray<unknown>) {
+    // A JSON escape (`"\u0000"`, `"\ud800"`) gets past the query's own checks.
+    if (typeof item === 'string' && holdsNul(item)) return E.left(nulInQuery('page.filter'))
+    if (typeof item === 'string' && wellFormed(item) !== item) return E.left(loneSurrogateInQuery('page.filter'))
     const v = fieldValue(type, item)
     if (v === null) return bad(`${key} holds a value that is not ${describe(type)}`)
     values.push(v)

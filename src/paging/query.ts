@@ -14,6 +14,7 @@ import { either as E } from 'fp-ts'
 import * as problem from '../decision/problem'
 import type { Problem } from '../decision/problem'
 import { type QueryParameter, wellFormed } from '../http/query-string'
+import { holdsNul } from '../json/value'
 
 /**
  * The most parameters a query may hold.
@@ -27,6 +28,35 @@ import { type QueryParameter, wellFormed } from '../http/query-string'
  */
 export const MAX_QUERY_PARAMETERS = 100
 
+/**
+ * The 400 of a query holding U+0000 (ADR 0013): once form-decoded (rule `page.query`), or inside
+ * a `$in` / `$nin` list once its JSON is read (`page.filter`). No store compares with such text.
+ *
+ * @example
+ * nulInQuery('page.filter')
+ * //=> { _tag: 'BadRequest', rule: 'page.filter', message: 'The query holds a NUL character', detail: 'The query holds a NUL character' }
+ *
+ * @category utils
+ * @since 0.2.0
+ */
+export const nulInQuery = (rule: 'page.query' | 'page.filter'): Problem =>
+  problem.badRequest(rule, 'The query holds a NUL character')
+
+/**
+ * The 400 of a query holding a lone surrogate (R-47): once form-decoded (rule `page.query`), or
+ * inside a `$in` / `$nin` list once its JSON is read (`page.filter`). Such text can be neither
+ * compared nor encoded again.
+ *
+ * @example
+ * loneSurrogateInQuery('page.query')
+ * //=> { _tag: 'BadRequest', rule: 'page.query', message: 'The query holds a lone surrogate', detail: 'The query holds a lone surrogate' }
+ *
+ * @category utils
+ * @since 0.2.0
+ */
+export const loneSurrogateInQuery = (rule: 'page.query' | 'page.filter'): Problem =>
+  problem.badRequest(rule, 'The query holds a lone surrogate')
+
 /** A component decoded, or `null` when an escape is malformed. */
 const decodeComponent = (s: string): string | null => {
   try {
@@ -38,11 +68,12 @@ const decodeComponent = (s: string): string | null => {
 
 /**
  * The parameters of `query` in order, or the 400 problem of a malformed one (a bad `%` escape,
- * a lone surrogate, a repeated key, more than 100 parameters). Empty segments (`a=1&&b=2`) are
- * skipped; a segment without `=` has the value `""`.
+ * a lone surrogate, a NUL character, a repeated key, more than 100 parameters). Empty segments
+ * (`a=1&&b=2`) are skipped; a segment without `=` has the value `""`.
  *
  * @example
  * decodeQuery('name=Caf%C3%A9+Central&&x') //=> right([['name', 'Café Central'], ['x', '']])
+ * decodeQuery('id=a%00') //=> left({ _tag: 'BadRequest', rule: 'page.query', message: 'The query holds a NUL character', detail: 'The query holds a NUL character' })
  * decodeQuery('a=1&a=2') //=> left({ _tag: 'BadRequest', rule: 'page.query', message: 'The parameter a is repeated', detail: 'The parameter a is repeated' })
  *
  * @category utils
@@ -62,8 +93,9 @@ export const decodeQuery = (query: string): E.Either<Problem, ReadonlyArray<Quer
     const value = decodeComponent(eq < 0 ? '' : segment.slice(eq + 1))
     if (key === null || value === null) return E.left(problem.badRequest('page.query', 'The query has a malformed % escape'))
     // A literal lone surrogate passes decodeURIComponent but can be neither compared nor encoded.
-    if (wellFormed(key) !== key || wellFormed(value) !== value)
-      return E.left(problem.badRequest('page.query', 'The query holds a lone surrogate'))
+    if (wellFormed(key) !== key || wellFormed(value) !== value) return E.left(loneSurrogateInQuery('page.query'))
+    // No store can compare with text holding U+0000, nor keep it in a cursor (ADR 0013).
+    if (holdsNul(key) || holdsNul(value)) return E.left(nulInQuery('page.query'))
     if (seen.has(key)) return E.left(problem.badRequest('page.query', `The parameter ${key} is repeated`))
     seen.add(key)
     parameters.push([key, value])

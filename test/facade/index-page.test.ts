@@ -108,6 +108,21 @@ describe('planIndex: the page request, or the reply already', () => {
     })
   })
 
+  it.each([
+    ['a lone surrogate', '["\\ud800"]', 'The query holds a lone surrogate'],
+    ['a NUL character', '["tx-1","\\u0000"]', 'The query holds a NUL character']
+  ])('replies 400 to %s written as a JSON escape in a $in list, as respondIndex does (R-47, ADR 0013)', (_, list, message) => {
+    const query = `_end=5&id[$in]=${encodeURIComponent(list)}`
+    const reply = {
+      status: 400,
+      headers: { 'X-Request-Id': 'req-1', 'Content-Type': JSON_TYPE },
+      body: { error: 'bad_request', message },
+      reasons: [...decided(2, '[0, 5) by created_at asc').slice(0, 6), { rule: 'page.filter', detail: message }]
+    }
+    expect(planIndex(context(query))).toStrictEqual({ _tag: 'Reply', reply })
+    expect(respondIndex({ ...context(query), records: hundred })).toStrictEqual(reply)
+  })
+
   it('replies 416 past 2000 records, after every 400 check', () => {
     expect(planIndex(context('_start=1&_end=2502'))).toStrictEqual({
       _tag: 'Reply',
