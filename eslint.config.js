@@ -20,11 +20,14 @@ const layers = {
   client: ['calendar', 'http', 'json', 'paging'],
   facade: ['auth', 'banking', 'budget', 'calendar', 'company', 'decision', 'http', 'json', 'paging', 'reply'],
   sql: ['calendar', 'decision', 'json', 'paging'],
-  timeline: ['budget', 'calendar', 'json', 'recurrence']
+  timeline: ['budget', 'calendar', 'json', 'recurrence'],
+  // R-90: the service's data as fast-check arbitraries (fast-check is a peer dependency).
+  arbitraries: ['auth', 'banking', 'budget', 'calendar', 'company', 'decision', 'http', 'json', 'paging', 'recurrence']
 }
-// Around the core (contract section 1.3): the reference server, its store and the CLI do I/O and
-// may import any folder of the core; no folder of the core imports them.
-const around = ['server', 'store', 'cli']
+// Around the core (contract section 1.3): the reference server, its store, the CLI and the
+// conformance kit (R-91, which sends requests to a server) do I/O and may import any folder of
+// the core; no folder of the core imports them.
+const around = ['server', 'store', 'cli', 'conformance']
 const folders = Object.keys(layers)
 const layerRules = Object.entries(layers).map(([folder, allowed]) => ({
   files: [`src/${folder}/**/*.ts`],

@@ -5,8 +5,10 @@
  * difference is what the library decides and the query it builds.
  *
  * - GET a page of 25 of 1,000,000 bank transactions (the demo's 5,000 plus 995,000), newest first:
- *   the plain handler reads `_start`/`_end`, runs one page query and one count, sets
- *   Content-Range and X-Total-Count; the server runs `planIndex`, `pageQuery`, `respondIndexPage`.
+ *   the plain handler reads `_start`/`_end`, runs one page query and one count (`count(*)`, as a
+ *   user would first write it, or the per-company count the store keeps, as the server reads it),
+ *   sets Content-Range and X-Total-Count; the server runs `planIndex`, `pageQuery`,
+ *   `respondIndexPage`.
  * - PATCH a budget's name: the plain handler locks the row, checks the name (a string, 1..255
  *   characters), writes it and returns the row; the server locks, decides with
  *   `respondBudgetUpdate` (every rule of contract section 5) and writes the budget back.
@@ -21,7 +23,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { serve as listenOn } from '@hono/node-server'
 import autocannon from 'autocannon'
-import { Hono } from 'hono'
+import { type Context, Hono } from 'hono'
 import { openDatabase } from '../src/store/database'
 import { migrate } from '../src/store/migrations'
 import { seedWhenEmpty } from '../src/store/seed'
@@ -55,7 +57,8 @@ const bearer = (header: string | undefined): string | null => /^Bearer (.+)$/i.e
 
 // The plain handlers: a reading of the same endpoints without the library.
 const plain = new Hono()
-plain.get('/v1/banking/bank_transactions', async (c) => {
+/** A page and its count, as a user would write it: `count(*)`, or the count the store keeps. */
+const pageHandler = (count: 'count(*)' | 'kept') => async (c: Context) => {
   const key = bearer(c.req.header('authorization'))
   const company = c.req.header('company-id')
   const session = key === null ? null : await findSession(db, sha256(key))
@@ -67,18 +70,24 @@ plain.get('/v1/banking/bank_transactions', async (c) => {
     `SELECT id, amount::float8 AS amount, status,
             to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at,
             to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS updated_at
-     FROM bank_transactions WHERE company_id = $1 ORDER BY created_at ${order}, id ${order} LIMIT $2 OFFSET $3`,
+     FROM bank_transactions WHERE company_id = $1
+     -- Qualified: bare, created_at would name the text column of the select list and sort by it.
+     ORDER BY bank_transactions.created_at ${order}, bank_transactions.id ${order} LIMIT $2 OFFSET $3`,
     [company, end - start, start]
   )
-  const [count] = await db.query<{ total: number }>(
-    'SELECT count(*)::float8 AS total FROM bank_transactions WHERE company_id = $1',
+  const [counted] = await db.query<{ total: number }>(
+    count === 'kept'
+      ? 'SELECT total::float8 AS total FROM bank_transaction_counts WHERE company_id = $1'
+      : 'SELECT count(*)::float8 AS total FROM bank_transactions WHERE company_id = $1',
     [company]
   )
-  const total = count?.total ?? 0
+  const total = counted?.total ?? 0
   c.header('Content-Range', rows.length === 0 ? `*/${total}` : `${start}-${start + rows.length - 1}/${total}`)
   c.header('X-Total-Count', String(total))
   return c.json(rows)
-})
+}
+plain.get('/v1/banking/bank_transactions', pageHandler('count(*)'))
+plain.get('/kept/v1/banking/bank_transactions', pageHandler('kept'))
 plain.patch('/v1/budgets/:id', async (c) => {
   const key = bearer(c.req.header('authorization'))
   const company = c.req.header('company-id')
@@ -112,9 +121,10 @@ const pageOf = async (url: string) => {
   const r = await fetch(url + PAGE, { headers: ADMIN })
   return { status: r.status, range: r.headers.get('content-range'), total: r.headers.get('x-total-count'), body: await r.text() }
 }
-const [ours, theirs] = [await pageOf(reference.url), await pageOf(plainServer.url)]
-if (JSON.stringify(ours) !== JSON.stringify(theirs) || ours.status !== 200 || ours.range !== `0-24/${ROWS}`)
-  throw new Error(`the pages differ:\n${JSON.stringify(ours).slice(0, 400)}\n${JSON.stringify(theirs).slice(0, 400)}`)
+const ours = await pageOf(reference.url)
+for (const theirs of [await pageOf(plainServer.url), await pageOf(`${plainServer.url}/kept`)])
+  if (JSON.stringify(ours) !== JSON.stringify(theirs) || ours.status !== 200 || ours.range !== `0-24/${ROWS}`)
+    throw new Error(`the pages differ:\n${JSON.stringify(ours).slice(0, 400)}\n${JSON.stringify(theirs).slice(0, 400)}`)
 const PATCH = {
   method: 'PATCH' as const,
   headers: { ...ADMIN, 'content-type': 'application/json' },
@@ -135,6 +145,9 @@ interface Figure {
 }
 const load = async (url: string, options: Partial<autocannon.Options>): Promise<Figure> => {
   const r = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, ...options })
+  console.log(
+    `${url}: ${Math.round(r.requests.average)} req/s, p50 ${r.latency.p50} ms, ${r.errors} errors (${r.timeouts} timeouts)`
+  )
   return {
     requests_per_second: Math.round(r.requests.average),
     latency_p50_ms: r.latency.p50,
@@ -144,19 +157,20 @@ const load = async (url: string, options: Partial<autocannon.Options>): Promise<
   }
 }
 
+// The count(*) handler goes last: PGlite runs one statement at a time, and the counts still
+// queued when its run ends would hold up whatever ran next.
+const libraryPage = await load(reference.url + PAGE, { headers: ADMIN })
+const plainKeptPage = await load(`${plainServer.url}/kept${PAGE}`, { headers: ADMIN })
+const libraryPatch = await load(`${reference.url}/v1/budgets/b-travel`, PATCH)
+const plainPatch = await load(`${plainServer.url}/v1/budgets/b-travel`, PATCH)
+const plainPage = await load(plainServer.url + PAGE, { headers: ADMIN })
 const results = {
   machine: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`,
   database: `PGlite (in memory), ${ROWS} bank transactions`,
   connections: CONNECTIONS,
   seconds: SECONDS,
-  page: {
-    plain: await load(plainServer.url + PAGE, { headers: ADMIN }),
-    library: await load(reference.url + PAGE, { headers: ADMIN })
-  },
-  patch: {
-    plain: await load(`${plainServer.url}/v1/budgets/b-travel`, PATCH),
-    library: await load(`${reference.url}/v1/budgets/b-travel`, PATCH)
-  }
+  page: { plain: plainPage, plainKept: plainKeptPage, library: libraryPage },
+  patch: { plain: plainPatch, library: libraryPatch }
 }
 for (const [name, figure] of Object.entries({ ...results.page, ...results.patch }))
   if (figure.errors > 0 || figure.non_2xx > 0)
@@ -172,9 +186,10 @@ const table = [
   '<!-- server: written by bench/server.bench.ts -->',
   `Requests per second over loopback (autocannon, ${CONNECTIONS} connections, ${SECONDS} s each), ${results.database}; ${results.machine}. Command: \`npm run bench:server\`.`,
   '',
-  '| request | plain Hono handler | reference server | ratio | p50 ms (plain / server) | p99 ms (plain / server) |',
+  '| request | plain Hono handler | reference server | server ÷ plain | p50 ms (plain / server) | p99 ms (plain / server) |',
   '| --- | --- | --- | --- | --- | --- |',
-  row('GET a page of 25, newest first', results.page.plain, results.page.library),
+  row('GET a page of 25, newest first (plain: `count(*)`)', results.page.plain, results.page.library),
+  row('GET a page of 25, newest first (plain: the kept count)', results.page.plainKept, results.page.library),
   row('PATCH a budget name', results.patch.plain, results.patch.library),
   '<!-- /server -->'
 ].join('\n')

@@ -15,7 +15,7 @@
  *   `import`, comments). An example asserts at least once.
  * - In scope: the exports of the file the example is written in; what the example imports from
  *   `budget-rules` (src/index.ts), `budget-rules/<entry>` (src/<entry>.ts or
- *   src/<entry>/index.ts), `fp-ts` or `io-ts`; `right` and `left`; and the fixtures below. A
+ *   src/<entry>/index.ts), `fp-ts`, `io-ts` or `fast-check` (named imports); `right` and `left`; and the fixtures below. A
  *   name the example declares itself hides them.
  * - Fixtures (fresh and frozen for each example), as {@link fixtures} spells them: `budget`
  *   (b-1 "Team lunch" of company c-1, open, funded with a balance of 20,000 cents, managed by
@@ -285,8 +285,9 @@ const load = async (from: string): Promise<Module> => {
     }
     throw new ExampleError(`no entry point ${from} in src/`)
   }
-  if (from === 'fp-ts' || from.startsWith('fp-ts/') || from === 'io-ts') return (await import(from)) as Module
-  throw new ExampleError(`examples import from budget-rules, fp-ts or io-ts, not '${from}'`)
+  if (from === 'fp-ts' || from.startsWith('fp-ts/') || from === 'io-ts' || from === 'fast-check')
+    return (await import(from)) as Module
+  throw new ExampleError(`examples import from budget-rules, fp-ts, io-ts or fast-check, not '${from}'`)
 }
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/

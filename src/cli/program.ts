@@ -3,11 +3,13 @@
  * problem with what the user gave (a missing file, a file that is not JSON, a budget that is not
  * a valid stored budget, a bad option value) prints one line, `error: ...`, and exits 1; a
  * usage error (an unknown command or option, a missing argument) is commander's line and exits 2.
+ * A check that fails (`conformance` finding a disagreement) prints its report and exits 1.
  * Nothing prints a stack trace.
  *
  * @since 0.1.0
  */
 import { Command, CommanderError } from 'commander'
+import { CommandFailed, conformanceCommand } from './conformance'
 import { decideCommand } from './decide'
 import type { Io } from './io'
 import { periodsCommand } from './periods'
@@ -22,18 +24,19 @@ const EXIT_USAGE = 2
  *
  * @example
  * program({ out: () => undefined, err: () => undefined, env: {}, signal: () => new Promise(() => undefined) }).commands.map((c) => c.name())
- * //=> ['decide', 'periods', 'serve']
+ * //=> ['decide', 'periods', 'serve', 'conformance']
  *
  * @since 0.1.0
  */
 export const program = (io: Io): Command => {
   const cli = new Command('budget-rules')
-    .description('decide cases, preview budget periods and serve the reference server with budget-rules')
+    .description('decide cases, preview budget periods, serve the reference server and check servers with budget-rules')
     .exitOverride()
     .configureOutput({ writeOut: io.out, writeErr: io.err })
   decideCommand(cli, io)
   periodsCommand(cli, io)
   serveCommand(cli, io)
+  conformanceCommand(cli, io)
   return cli
 }
 
@@ -48,6 +51,8 @@ export const run = async (args: ReadonlyArray<string>, io: Io): Promise<number> 
     return 0
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : EXIT_USAGE
+    // The command has said why already.
+    if (err instanceof CommandFailed) return EXIT_PROBLEM
     io.err(`error: ${err instanceof Error ? err.message : String(err)}\n`)
     return EXIT_PROBLEM
   }

@@ -3,6 +3,7 @@
  * `PORT` (default 3000), `DATA_DIR` (where the embedded database keeps its files, default
  * `.data`) and `DATABASE_URL` (a PostgreSQL server instead). It prints the URL it serves, and on
  * SIGTERM or SIGINT closes the server (which drains and closes the database) and exits 0.
+ * `--conformance` (or `CONFORMANCE=1`) turns on the conformance hook, a test mode, with a warning.
  *
  * @example
  * serveOptions({ PORT: '8080', DATABASE_URL: 'postgres://localhost/budgets' })
@@ -24,6 +25,7 @@ const MAX_PORT = 65535
  *
  * @example
  * serveOptions({}) //=> { port: 3000, dataDir: '.data' }
+ * serveOptions({ CONFORMANCE: '1' }) //=> { port: 3000, dataDir: '.data', conformance: true }
  * (() => { try { return serveOptions({ PORT: 'http' }) } catch (e) { return String(e) } })()
  * //=> 'CliError: PORT is "http", not a port number from 0 to 65535'
  *
@@ -31,14 +33,17 @@ const MAX_PORT = 65535
  */
 export const serveOptions = (
   env: Readonly<Record<string, string | undefined>>
-): { port: number; dataDir: string; databaseUrl?: string } => {
+): { port: number; dataDir: string; databaseUrl?: string; conformance?: true } => {
   const port =
     env.PORT === undefined || env.PORT === '' ? DEFAULT_PORT : /^\d{1,5}$/.test(env.PORT) ? Number(env.PORT) : Number.NaN
   if (!(port <= MAX_PORT)) throw new CliError(`PORT is ${describeValue(env.PORT)}, not a port number from 0 to ${MAX_PORT}`)
   const dataDir = env.DATA_DIR === undefined || env.DATA_DIR === '' ? DEFAULT_DATA_DIR : env.DATA_DIR
-  return env.DATABASE_URL === undefined || env.DATABASE_URL === ''
-    ? { port, dataDir }
-    : { port, dataDir, databaseUrl: env.DATABASE_URL }
+  return {
+    port,
+    dataDir,
+    ...(env.DATABASE_URL === undefined || env.DATABASE_URL === '' ? {} : { databaseUrl: env.DATABASE_URL }),
+    ...(env.CONFORMANCE === '1' ? { conformance: true as const } : {})
+  }
 }
 
 /**
@@ -50,15 +55,20 @@ export const serveOptions = (
 export const serveCommand = (program: Command, io: Io): Command =>
   program
     .command('serve')
-    .description('start the reference server (PORT, default 3000; DATA_DIR, default .data; DATABASE_URL)')
-    .action(async () => {
-      const options = serveOptions(io.env)
+    .description('start the reference server (PORT, default 3000; DATA_DIR, default .data; DATABASE_URL; CONFORMANCE=1)')
+    .option('--conformance', 'test mode: the conformance hook (PUT /__conformance/state), never in production')
+    .action(async (flags: { conformance?: boolean }) => {
+      const options = { ...serveOptions(io.env), ...(flags.conformance === true ? { conformance: true as const } : {}) }
       const { serve } = await import('../server/main')
       const server = await serve(options).catch((err: unknown) => {
         throw (err as NodeJS.ErrnoException).code === 'EADDRINUSE'
           ? new CliError(`cannot serve on port ${options.port}: it is in use (set PORT to another port)`)
           : err
       })
+      if (options.conformance === true)
+        io.err(
+          'warning: test mode: the conformance hook is on; whoever reaches the server may replace its data and act as anyone (PUT /__conformance/state)\n'
+        )
       io.out(`budget-rules server listening on ${server.url}\n`)
       const signal = await io.signal()
       io.out(`${signal}: closing\n`)

@@ -5,7 +5,8 @@
  *
  * Around the routes: an X-Request-Id on every reply, CORS, a per-key rate limit (the contract's
  * 429 through `respondServiceRefusal`), a body limit (413 before the body is read whole), a 404
- * for unknown routes and a 500 for anything thrown, both in the service's shapes.
+ * for unknown routes and a 500 for anything thrown, both in the service's shapes. In test mode
+ * only, the conformance hook (./conformance.ts).
  *
  * @since 0.2.0
  */
@@ -40,6 +41,8 @@ import { pageQuery } from '../sql/page-query'
 import type { Database, Queryable } from '../store/database'
 import { keyHash } from '../store/seed'
 import * as store from '../store/store'
+import { CONFORMANCE_PATH, conformanceHook, SEED_LIMIT_BYTES } from './conformance'
+import { explorerRoutes } from './explorer'
 import { rateLimiter } from './rate-limit'
 import { calendarDateIn } from './today'
 
@@ -58,6 +61,12 @@ export interface AppOptions {
   readonly bodyLimitBytes: number
   /** Told of every exception that became a 500, with the request's id. */
   readonly report: (error: unknown, requestId: string) => void
+  /**
+   * The conformance hook (test mode, ./conformance.ts): PUT /__conformance/state seeds the
+   * scenario, whose session, today and members every request then gets; no rate limit, no
+   * Idempotency-Key. False by default: the route is then a 404.
+   */
+  readonly conformance?: boolean
 }
 
 /** A reply as the facades give it: a status, headers, a JSON body or null. */
@@ -128,8 +137,11 @@ const rawQuery = (url: string): string => {
   return at < 0 ? '' : url.slice(at + 1)
 }
 
+/** Decodes UTF-8 keeping a leading BOM, which `Request.text()` drops: the facades refuse a body that starts with one. */
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true })
+
 /** The body as sent; Node hands a request without one as an empty body, which the facades read as none. */
-const rawBody = (c: Context): Promise<string> => c.req.text()
+const rawBody = async (c: Context): Promise<string> => utf8.decode(await c.req.arrayBuffer())
 
 // -------------------------------------------------------------------------------------
 // app
@@ -143,9 +155,17 @@ export const buildApp = (options: AppOptions): Hono<Env> => {
   const { database: db, clock } = options
   const { admit } = rateLimiter(options.rateLimitPerMinute, clock)
   const app = new Hono<Env>()
+  const hook = options.conformance === true ? conformanceHook(db) : null
+  /** The scenario seeded last under the conformance hook, or null. */
+  const scenario = () => hook?.state() ?? null
 
-  /** The session of the request's key, and the key's hash when it names a stored key. */
+  /**
+   * The session of the request's key, and the key's hash when it names a stored key; under the
+   * conformance hook, the scenario's session and no key (so no Idempotency-Key is claimed).
+   */
   const sessionOf = async (headers: HttpHeaders): Promise<{ session: Session; keySha256: string | null }> => {
+    const seeded = scenario()
+    if (seeded !== null) return { session: seeded.session as Session, keySha256: null }
     const key = bearerKey(headers)
     if (key === undefined) return { session: { user: null, memberships: {} }, keySha256: null }
     const keySha256 = keyHash(key)
@@ -154,7 +174,16 @@ export const buildApp = (options: AppOptions): Hono<Env> => {
   }
 
   /** A company's today; any valid date when there is no company to ask (the facade then refuses). */
-  const todayIn = (timeZone: string | null): string => calendarDateIn(clock(), timeZone ?? 'UTC')
+  const todayIn = (timeZone: string | null): string => {
+    const seeded = scenario()
+    return seeded !== null ? (seeded.today as string) : calendarDateIn(clock(), timeZone ?? 'UTC')
+  }
+
+  /** The ids of a company's members (the scenario's under the conformance hook, as given). */
+  const membersOf = async (tx: Queryable, companyId: string): Promise<ReadonlyArray<string>> => {
+    const seeded = scenario()
+    return seeded !== null ? (seeded.company_member_ids as ReadonlyArray<string>) : store.memberIds(tx, companyId)
+  }
 
   /**
    * One transaction around `work`: its reply is committed, unless it is a 5xx (rolled back).
@@ -242,6 +271,7 @@ export const buildApp = (options: AppOptions): Hono<Env> => {
   })
 
   app.use('*', async (c, next) => {
+    if (hook !== null) return next()
     const key = bearerKey(c.req.raw.headers)
     const retryAfter = admit(key === undefined ? `address ${String(c.env.incoming.socket.remoteAddress)}` : `key ${keyHash(key)}`)
     if (retryAfter === null) return next()
@@ -249,6 +279,15 @@ export const buildApp = (options: AppOptions): Hono<Env> => {
       respondServiceRefusal({ refusal: { kind: 'rate_limited', retry_after_s: retryAfter }, request_id: c.get('requestId') })
     )
   })
+
+  if (hook !== null)
+    // Before the API's body limit: a scenario's records may outgrow it.
+    app.put(CONFORMANCE_PATH, bodyLimit({ maxSize: SEED_LIMIT_BYTES }), async (c) => {
+      const seeding = await hook.seed(await rawBody(c))
+      return seeding.status === 204
+        ? new Response(null, { status: 204 })
+        : send(problem(seeding.status, c.get('requestId'), seeding.error, seeding.message))
+    })
 
   app.use(
     '*',
@@ -288,7 +327,7 @@ export const buildApp = (options: AppOptions): Hono<Env> => {
           budget: found?.budget ?? null,
           today: todayIn(found?.time_zone ?? null),
           request_id: c.get('requestId'),
-          ...(money === null && found !== null ? { company_member_ids: await store.memberIds(tx, found.budget.company_id) } : {})
+          ...(money === null && found !== null ? { company_member_ids: await membersOf(tx, found.budget.company_id) } : {})
         })
         if (reply.status === 200) await store.saveBudget(tx, reply.budget)
         return reply
@@ -433,7 +472,7 @@ export const buildApp = (options: AppOptions): Hono<Env> => {
     const company = c.req.param('id')
     return mutate(c, null, body, async (tx) => {
       // A path naming another company than company-id names no member of the caller's company.
-      const members = company === headerOf(headers, 'company-id') ? await store.memberIds(tx, company) : []
+      const members = company === headerOf(headers, 'company-id') ? await membersOf(tx, company) : []
       const reply = respondRoleAssignment({
         request: { headers, body },
         session,
@@ -445,6 +484,9 @@ export const buildApp = (options: AppOptions): Hono<Env> => {
       return reply
     })
   })
+
+  // The decision explorer (the page built by scripts/explorer.ts) at `/`.
+  explorerRoutes(app)
 
   // -- anything else
 

@@ -28,6 +28,11 @@ export interface ServeOptions {
   readonly clock?: () => Date
   /** Requests a minute per API key; 600 by default. */
   readonly rateLimitPerMinute?: number
+  /**
+   * Test mode: the conformance hook (PUT /__conformance/state, ./conformance.ts), which lets
+   * anyone reaching the server set its data and every request's session. False by default.
+   */
+  readonly conformance?: boolean
 }
 
 /** A server listening. */
@@ -65,6 +70,7 @@ export const listen = (
     clock: options.clock ?? (() => new Date()),
     rateLimitPerMinute: options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT,
     bodyLimitBytes: BODY_LIMIT_BYTES,
+    conformance: options.conformance ?? false,
     report:
       options.report ??
       ((error, requestId) => {

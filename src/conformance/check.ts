@@ -1,0 +1,159 @@
+/**
+ * The conformance check (R-91): scenarios generated, each handed to the server under test, its
+ * reply compared with the library's; a disagreement shrunk to a small scenario.
+ *
+ * @since 0.2.0
+ */
+import fc from 'fast-check'
+import { type ConformanceEndpoint, type Scenario, scenario } from '../arbitraries/scenario'
+import { compareReplies, type ReceivedReply } from './compare'
+import { type ExpectedReply, expectedReply } from './expected'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * Hands a scenario to the server under test: make it hold `scenario.state`, send it
+ * `scenario.request`, and resolve to its reply (see `httpSender` for a server over HTTP).
+ *
+ * @example
+ * import { checkConformance, expectedReply } from 'budget-rules/conformance'
+ *
+ * // a server embedding the library's facades answers as it does
+ * const send = async (scenario) => expectedReply(scenario)
+ * typeof send //=> 'function'
+ *
+ * @category model
+ * @since 0.2.0
+ */
+export type Send = (scenario: Scenario) => Promise<ReceivedReply>
+
+/**
+ * What to check: the server (`send`), how many scenarios (`numRuns`, 200 by default), the seed
+ * (random unless given) and, to replay one run, the `path` a disagreement reported; `endpoints`
+ * narrows the scenarios to some endpoints.
+ *
+ * @example
+ * import { checkConformance, expectedReply } from 'budget-rules/conformance'
+ *
+ * const options = { send: async (scenario) => expectedReply(scenario), numRuns: 5, seed: 7, endpoints: ['budget.top_up'] }
+ * checkConformance(options) instanceof Promise //=> true
+ *
+ * @category model
+ * @since 0.2.0
+ */
+export interface ConformanceOptions {
+  readonly send: Send
+  readonly numRuns?: number
+  readonly seed?: number
+  readonly path?: string
+  readonly endpoints?: ReadonlyArray<ConformanceEndpoint>
+}
+
+/**
+ * The outcome: every run agreed, or the first disagreement found, shrunk, with both replies,
+ * and the seed and path that replay it (`checkConformance({ send, seed, path })`). `actual` is
+ * `{ error }` when `send` threw or rejected.
+ *
+ * @example
+ * import { checkConformance } from 'budget-rules/conformance'
+ *
+ * const agreed = { ok: true, runs: 100 }
+ * agreed.ok //=> true
+ *
+ * @category model
+ * @since 0.2.0
+ */
+export type ConformanceResult =
+  | { readonly ok: true; readonly runs: number }
+  | {
+      readonly ok: false
+      readonly runs: number
+      readonly seed: number
+      readonly path: string
+      readonly scenario: Scenario
+      readonly expected: ExpectedReply
+      readonly actual: ReceivedReply | { readonly error: string }
+    }
+
+/**
+ * The number of scenarios a check runs unless told otherwise (ADR 0091).
+ *
+ * @example
+ * import { DEFAULT_RUNS } from 'budget-rules/conformance'
+ *
+ * DEFAULT_RUNS //=> 200
+ *
+ * @category constants
+ * @since 0.2.0
+ */
+export const DEFAULT_RUNS = 200
+
+/** Thrown by a run whose replies differ, so that fast-check shrinks it and hands it back. */
+class Disagreement extends Error {
+  constructor(
+    readonly expected: ExpectedReply,
+    readonly actual: ReceivedReply | { readonly error: string }
+  ) {
+    super('the server and the library disagree')
+  }
+}
+
+// -------------------------------------------------------------------------------------
+// checking
+// -------------------------------------------------------------------------------------
+
+/**
+ * Checks a server against the rules (R-91): generates `numRuns` scenarios (`scenario()` of
+ * `budget-rules/arbitraries`), hands each to `send`, and compares the reply with the library's
+ * own (`expectedReply`) by `compareReplies`: status, body, Content-Range, X-Total-Count,
+ * Retry-After, Content-Type and the presence of X-Request-Id. Runs one scenario at a time. On
+ * the first disagreement it shrinks the scenario (calling `send` again for each candidate) and
+ * resolves to the smallest it found, both replies, and the seed and path to replay it.
+ *
+ * @example
+ * import { checkConformance, expectedReply } from 'budget-rules/conformance'
+ *
+ * // a server that forgets X-Total-Count on its pages; the promise resolves to
+ * // { ok: false, runs, seed, path, scenario: <an index request>, expected: <a 200>, actual }
+ * const send = async (scenario) => {
+ *   const { 'X-Total-Count': _, ...headers } = expectedReply(scenario).headers
+ *   return { ...expectedReply(scenario), headers }
+ * }
+ * checkConformance({ send, seed: 1 }) instanceof Promise //=> true
+ *
+ * @category utils
+ * @since 0.2.0
+ */
+export const checkConformance = async (options: ConformanceOptions): Promise<ConformanceResult> => {
+  const { send, numRuns = DEFAULT_RUNS, seed, path, endpoints } = options
+  const property = fc.asyncProperty(scenario(endpoints === undefined ? {} : { endpoints }), async (s) => {
+    const expected = expectedReply(s)
+    let actual: ReceivedReply
+    try {
+      actual = await send(s)
+    } catch (e) {
+      throw new Disagreement(expected, { error: e instanceof Error ? e.message : String(e) })
+    }
+    if (compareReplies(s.endpoint, expected, actual).length > 0) throw new Disagreement(expected, actual)
+  })
+  const details = await fc.check(property, {
+    numRuns,
+    ...(seed === undefined ? {} : { seed }),
+    ...(path === undefined ? {} : { path })
+  })
+  if (!details.failed) return { ok: true, runs: details.numRuns }
+  const [found] = details.counterexample ?? []
+  const error: unknown = details.errorInstance
+  if (found === undefined || !(error instanceof Disagreement)) throw error instanceof Error ? error : new Error(String(error))
+  return {
+    ok: false,
+    runs: details.numRuns,
+    seed: details.seed,
+    path: details.counterexamplePath ?? '',
+    scenario: found,
+    expected: error.expected,
+    actual: error.actual
+  }
+}

@@ -1,0 +1,209 @@
+/**
+ * The conformance hook (R-91): a test mode of the reference server in which the conformance kit
+ * (`budget-rules/conformance`) sets, before each scenario, what the server holds and who is
+ * asking. `PUT /__conformance/state` with `{ state, company_id }` replaces, in one transaction,
+ * the budgets, bank transactions and kept Idempotency-Key replies with the scenario's budget and
+ * records (the records as bank transactions of `company_id`, the request's company-id), and
+ * remembers the scenario's session, `today` and company member ids, which every request then
+ * gets instead of its key's session, the company's date and the stored members.
+ *
+ * Never on in production: whoever can reach the server could be anyone. `serve({ conformance:
+ * true })` (`budget-rules serve --conformance`) turns it on; without it the route is a 404.
+ *
+ * @since 0.3.0
+ */
+import { budgetFields } from '../budget/model'
+import { parseInstant } from '../calendar/instant'
+import { describeValue } from '../json/describe'
+import { isJsonObject } from '../json/value'
+import { endpoints } from '../paging/endpoint'
+import { isParsedInstant, isWholeMicrosecond, timestamptzText } from '../sql/timestamp'
+import type { Database, Queryable } from '../store/database'
+import { findBudget } from '../store/store'
+
+// -------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------
+
+/**
+ * What every request gets while the hook is on, as the scenario gave it (the facades check it,
+ * as the library does when it decides the scenario).
+ */
+export interface ConformanceState {
+  readonly today: unknown
+  readonly session: unknown
+  readonly company_member_ids: unknown
+}
+
+/** How a seeding ended: 204, or the 400/422 of a body the server cannot hold, and why. */
+export type Seeding = { readonly status: 204 } | { readonly status: 400 | 422; readonly error: string; readonly message: string }
+
+/** The hook of one server: the state seeded last, and the seeding itself. */
+export interface ConformanceHook {
+  /** The state of the last seeding; null before the first (requests are then answered as usual). */
+  readonly state: () => ConformanceState | null
+  /** Seeds from the body of a `PUT /__conformance/state`. */
+  readonly seed: (body: string) => Promise<Seeding>
+}
+
+/** The path of the seeding route. */
+export const CONFORMANCE_PATH = '/__conformance/state'
+
+/** The largest seeding body read: a scenario's records may outgrow the API's own 64 KiB. */
+export const SEED_LIMIT_BYTES = 16 * 1024 * 1024
+
+/** A record's fields, as the columns of `bank_transactions` keep them. */
+const recordFields = Object.keys(endpoints.bankTransactions.fields)
+
+/** A body the server cannot hold: the transaction is rolled back, the 422 says why. */
+class Unfit extends Error {}
+
+const unprocessable = (message: string): Seeding => ({ status: 422, error: 'unprocessable_state', message })
+
+/** PostgreSQL text holds neither U+0000 nor a lone surrogate (which UTF-8 cannot write). */
+const isText = (u: unknown): u is string => typeof u === 'string' && !u.includes('\u0000') && !/\p{Cs}/u.test(u)
+
+// -------------------------------------------------------------------------------------
+// records
+// -------------------------------------------------------------------------------------
+
+/** A record as a row's values: id, amount, status, created_at, updated_at (UTC microsecond text). */
+type RecordRow = readonly [string, number, string, string, string]
+
+/** A timestamptz's text for an instant of any offset the library reads (PostgreSQL's stop at ±15:59). */
+const instantText = (where: string, u: unknown): string => {
+  const instant = typeof u === 'string' ? parseInstant(u) : null
+  if (instant === null || !isParsedInstant(instant)) throw new Unfit(`${where} is ${describeValue(u)}, not an instant`)
+  if (!isWholeMicrosecond(instant))
+    throw new Unfit(`${where} is ${describeValue(u)}: a timestamptz keeps whole microseconds, not nanoseconds`)
+  return timestamptzText(instant)
+}
+
+/** The rows of the records, or the first reason they do not fit `bank_transactions`. */
+const recordRows = (records: unknown): ReadonlyArray<RecordRow> => {
+  if (!Array.isArray(records)) throw new Unfit(`state.records is ${describeValue(records)}, not an array`)
+  const ids = new Set<string>()
+  return records.map((record: unknown, i): RecordRow => {
+    const where = `state.records[${i}]`
+    if (!isJsonObject(record)) throw new Unfit(`${where} is ${describeValue(record)}, not an object`)
+    const keys = Object.keys(record)
+    const other = keys.find((k) => !recordFields.includes(k)) ?? recordFields.find((f) => !keys.includes(f))
+    if (other !== undefined)
+      throw new Unfit(`${where} has fields ${keys.join(', ')}: the table keeps exactly ${recordFields.join(', ')}`)
+    const { id, amount, status, created_at, updated_at } = record
+    if (!isText(id)) throw new Unfit(`${where}.id is ${describeValue(id)}, not text PostgreSQL holds`)
+    if (ids.has(id)) throw new Unfit(`${where}.id is ${describeValue(id)}, the id of an earlier record`)
+    ids.add(id)
+    if (!Number.isSafeInteger(amount)) throw new Unfit(`${where}.amount is ${describeValue(amount)}, not a safe integer`)
+    if (!isText(status)) throw new Unfit(`${where}.status is ${describeValue(status)}, not text PostgreSQL holds`)
+    return [
+      id,
+      amount as number,
+      status,
+      instantText(`${where}.created_at`, created_at),
+      instantText(`${where}.updated_at`, updated_at)
+    ]
+  })
+}
+
+// -------------------------------------------------------------------------------------
+// seeding
+// -------------------------------------------------------------------------------------
+
+/** A company row for an id the scenario names, so that its budget and transactions may refer to it. */
+const ensureCompany = async (tx: Queryable, id: string): Promise<void> => {
+  await tx.query(
+    `INSERT INTO companies (id, name, time_zone, created_at, updated_at) VALUES ($1, $1, 'UTC', now(), now())
+     ON CONFLICT (id) DO NOTHING`,
+    [id]
+  )
+}
+
+/**
+ * Inserts the budget as given, then reads it back: a value PostgreSQL refused, or kept in
+ * another form (a number in a text column, a date written otherwise), is a reason to refuse.
+ */
+const insertBudget = async (tx: Queryable, budget: Readonly<Record<string, unknown>>): Promise<void> => {
+  const keys = Object.keys(budget)
+  if (keys.length !== budgetFields.length || !budgetFields.every((f) => keys.includes(f)))
+    throw new Unfit(`state.budget has fields ${keys.join(', ')}: the table keeps exactly ${budgetFields.join(', ')}`)
+  if (!isText(budget.id) || !isText(budget.company_id))
+    throw new Unfit(
+      `state.budget.id and company_id are ${describeValue(budget.id)} and ${describeValue(budget.company_id)}, not text`
+    )
+  await ensureCompany(tx, budget.company_id)
+  try {
+    await tx.query(
+      `INSERT INTO budgets (${budgetFields.join(', ')}) VALUES (${budgetFields.map((_, i) => `$${i + 1}`).join(', ')})`,
+      budgetFields.map((f) => budget[f])
+    )
+  } catch (e) {
+    throw new Unfit(`state.budget does not fit the budgets table: ${e instanceof Error ? e.message : String(e)}`)
+  }
+  const kept = (await findBudget(tx, budget.id))?.budget as Readonly<Record<string, unknown>> | undefined
+  const changed = budgetFields.find((f) => kept === undefined || !Object.is(kept[f], budget[f]))
+  if (changed !== undefined)
+    throw new Unfit(
+      `state.budget.${changed} is ${describeValue(budget[changed])}, which the budgets table keeps as ${describeValue(kept?.[changed])}`
+    )
+}
+
+/** Inserts the records as bank transactions of `companyId`, in one statement. */
+const insertRecords = async (tx: Queryable, companyId: string, rows: ReadonlyArray<RecordRow>): Promise<void> => {
+  if (rows.length === 0) return
+  await tx.query(
+    `INSERT INTO bank_transactions (id, company_id, amount, status, created_at, updated_at)
+     SELECT r.id, $1, r.amount, r.status, r.created_at, r.updated_at
+       FROM unnest($2::text[], $3::bigint[], $4::text[], $5::timestamptz[], $6::timestamptz[])
+         AS r (id, amount, status, created_at, updated_at)`,
+    [companyId, ...[0, 1, 2, 3, 4].map((k) => rows.map((row) => row[k]))]
+  )
+}
+
+/**
+ * The hook over `db`. A seeding deletes the budgets, bank transactions and kept replies
+ * (migrations, companies, users and keys stay), then inserts the scenario's.
+ */
+export const conformanceHook = (db: Database): ConformanceHook => {
+  let current: ConformanceState | null = null
+  return {
+    state: () => current,
+    seed: async (body) => {
+      let json: unknown
+      try {
+        json = JSON.parse(body) as unknown
+      } catch {
+        return { status: 400, error: 'bad_request', message: 'The body is not JSON' }
+      }
+      if (!isJsonObject(json) || !isJsonObject(json.state) || !(json.company_id === null || typeof json.company_id === 'string'))
+        return {
+          status: 400,
+          error: 'bad_request',
+          message: 'The body is { state: { today, session, budget, company_member_ids, records }, company_id: string | null }'
+        }
+      const { state } = json
+      // The server reads company-id with HTTP's optional whitespace around it dropped.
+      const companyId = json.company_id === null ? '' : json.company_id.replace(/^[ \t]+|[ \t]+$/g, '')
+      try {
+        const rows = companyId === '' ? [] : recordRows(state.records)
+        if (companyId !== '' && !isText(companyId))
+          throw new Unfit(`company_id is ${describeValue(companyId)}, not text PostgreSQL holds`)
+        await db.transaction(async (tx) => {
+          await tx.query('DELETE FROM idempotency_keys')
+          await tx.query('DELETE FROM budgets')
+          await tx.query('DELETE FROM bank_transactions')
+          if (isJsonObject(state.budget)) await insertBudget(tx, state.budget)
+          if (companyId !== '') {
+            await ensureCompany(tx, companyId)
+            await insertRecords(tx, companyId, rows)
+          }
+        })
+      } catch (e) {
+        if (e instanceof Unfit) return unprocessable(e.message)
+        throw e
+      }
+      current = { today: state.today, session: state.session, company_member_ids: state.company_member_ids }
+      return { status: 204 }
+    }
+  }
+}

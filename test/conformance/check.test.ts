@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest'
+import { checkConformance, DEFAULT_RUNS, formatDisagreement } from '../../src/conformance'
+import { contentRangeOffByOne, faithful, leaksExistence, managerMayChangeManager, topUpAppliedTwice } from './planted'
+
+const SEEDS = [1, 2, 3, 4, 5]
+
+describe('checkConformance', () => {
+  it('passes a server that embeds the facades, over every run', async () => {
+    expect(await checkConformance({ send: faithful, seed: 11 })).toStrictEqual({ ok: true, runs: DEFAULT_RUNS })
+    expect(await checkConformance({ send: faithful, numRuns: 400, seed: 12 })).toStrictEqual({ ok: true, runs: 400 })
+  })
+
+  it('passes when narrowed to one endpoint', async () => {
+    expect(await checkConformance({ send: faithful, numRuns: 50, seed: 3, endpoints: ['budget.withdraw'] })).toStrictEqual({
+      ok: true,
+      runs: 50
+    })
+  })
+
+  const planted = [
+    {
+      name: 'a manager may change the manager',
+      send: managerMayChangeManager,
+      endpoint: 'budget.update',
+      expected: { status: 403, code: 'budgets/cannot_change_manager' }
+    },
+    {
+      name: 'Content-Range off by one',
+      send: contentRangeOffByOne,
+      endpoint: 'index.bank_transactions',
+      expected: { status: 200 }
+    },
+    { name: 'a top-up applied twice', send: topUpAppliedTwice, endpoint: 'budget.top_up', expected: { status: 200 } },
+    {
+      name: "another company's budget is a 403",
+      send: leaksExistence,
+      endpoint: ['budget.update', 'budget.top_up', 'budget.withdraw', 'budget.amount'],
+      expected: { status: 404 }
+    }
+  ] as const
+
+  for (const bug of planted)
+    it(`catches a server where ${bug.name}, within the default runs, shrunk to the minimal kind`, async () => {
+      const runs: Array<number> = []
+      for (const seed of SEEDS) {
+        const result = await checkConformance({ send: bug.send, seed })
+        if (result.ok) throw new Error(`seed ${seed}: not caught in ${result.runs} runs`)
+        runs.push(result.runs)
+        expect(result.runs).toBeLessThanOrEqual(DEFAULT_RUNS)
+        expect(result.seed).toBe(seed)
+        if (typeof bug.endpoint === 'string') expect(result.scenario.endpoint).toBe(bug.endpoint)
+        else expect(bug.endpoint).toContain(result.scenario.endpoint)
+        expect(result.expected.status).toBe(bug.expected.status)
+        if ('code' in bug.expected) expect(result.expected.body).toMatchObject({ error_code: bug.expected.code })
+        expect(result.actual).not.toHaveProperty('error')
+      }
+      console.log(`planted bug "${bug.name}": caught after ${runs.join(', ')} runs (seeds ${SEEDS.join(', ')})`)
+    })
+
+  it('shrinks the manager change to a one-field body and replays it from its seed and path', async () => {
+    const result = await checkConformance({ send: managerMayChangeManager, seed: 1 })
+    if (result.ok) throw new Error('not caught')
+    expect(result.actual).toMatchObject({ status: 200 })
+    const sent = JSON.parse(result.scenario.request.body ?? '{}') as { budget: object }
+    expect(Object.keys(sent.budget)).toStrictEqual(['manager_id'])
+    const replay = await checkConformance({ send: managerMayChangeManager, seed: result.seed, path: result.path })
+    expect(replay).toMatchObject({ ok: false, scenario: result.scenario, expected: result.expected })
+  })
+
+  it('reports a send that throws as the disagreement it is', async () => {
+    const result = await checkConformance({
+      send: () => Promise.reject(new Error('connection refused')),
+      seed: 1,
+      numRuns: 5
+    })
+    expect(result).toMatchObject({ ok: false, actual: { error: 'connection refused' } })
+  })
+})
+
+describe('formatDisagreement', () => {
+  it('prints the request, the differences, the rules and the replay line', async () => {
+    const result = await checkConformance({ send: managerMayChangeManager, seed: 1 })
+    if (result.ok) throw new Error('not caught')
+    const text = formatDisagreement(result)
+    expect(text).toContain(`Disagreement on budget.update (found after ${result.runs} runs, shrunk)`)
+    expect(text).toContain(
+      '  PATCH /v1/budgets/b-1\n  Authorization: Bearer conformance\n  company-id: c-1\n  Content-Type: application/json'
+    )
+    expect(text).toContain('status: expected 403, actual 200')
+    expect(text).toContain('-   "error_code": "budgets/cannot_change_manager",')
+    expect(text).toContain('+   "id": "b-1",')
+    expect(text).toMatch(/rules of the expected reply: auth\.bearer, .*budget\.permission\.manager$/m)
+    expect(text).toContain(`replay: checkConformance({ send, seed: 1, path: "${result.path}" })`)
+  })
+
+  it('prints a differing header and an agreement', async () => {
+    const result = await checkConformance({ send: contentRangeOffByOne, seed: 2 })
+    if (result.ok) throw new Error('not caught')
+    const [, from, to, total] = /^(\d+)-(\d+)\/(\d+)$/.exec(result.expected.headers['Content-Range'] ?? '') ?? []
+    expect(formatDisagreement(result)).toContain(
+      `header Content-Range: expected "${from}-${to}/${total}", actual "${from}-${Number(to) + 1}/${total}"`
+    )
+    expect(formatDisagreement({ ok: true, runs: 7 })).toBe('7 scenarios, 0 disagreements')
+  })
+})
