@@ -23,6 +23,10 @@ class QuickestFirst extends BaseSequencer {
 //   processes: Stryker cannot switch a mutant on in another process, so they could only cost;
 // - test/facade/budget-update.properties.test.ts, whose properties assert absolute counts (each
 //   kind of recurrence change seen more than 100 times) that need their full 2,000 runs;
+// - the tests of what is around the core (test/server/, test/cli/, test/conformance/,
+//   test/explorer/) and the SQL differential on PGlite (test/sql/pushdown.properties.test.ts):
+//   they start servers, databases, processes or a browser, and reach most of the core, so each
+//   mutant would pay for them; the core's own tests decide its mutants;
 // and fast-check with a fifth of each large property's runs from a fixed seed
 // (scripts/stryker-fast-check.ts), so that a mutant the property suites cover costs a fraction
 // of what the whole properties would. The time limit is Stryker's (its timeoutMS over the dry
@@ -40,6 +44,11 @@ export default mergeConfig(
         'test/consumer.test.ts',
         'test/fuzz/**',
         'test/facade/budget-update.properties.test.ts',
+        'test/server/**',
+        'test/cli/**',
+        'test/conformance/**',
+        'test/explorer/**',
+        'test/sql/pushdown.properties.test.ts',
         'node_modules/**'
       ],
       testTimeout: 120_000,

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest'
+import { parseInstant } from '../api'
+
+// RFC 3339: an offset is Z, or + or - then hh:mm with hh 00-23 and mm 00-59.
+describe('parseInstant refuses a malformed offset', () => {
+  it.each<[string, string]>([
+    ['a space for the sign', '2026-11-22T10:00:00 03:00'],
+    ['a letter for the sign', '2026-11-22T10:00:00x03:00'],
+    ['a letter in the hours', '2026-11-22T10:00:00+x3:00'],
+    ['a letter in the minutes', '2026-11-22T10:00:00+03:x0'],
+    ['hours 24', '2026-11-22T10:00:00+24:00'],
+    ['minutes 60', '2026-11-22T10:00:00+03:60']
+  ])('%s', (_, text) => {
+    expect(parseInstant(text)).toBeNull()
+  })
+
+  it('reads the largest offsets it takes', () => {
+    // 2026-11-22 is day 20,779 since 1970-01-01.
+    const tenUtc = 20779 * 86400 + 10 * 3600
+    expect([parseInstant('2026-11-22T10:00:00-23:59')?.seconds, parseInstant('2026-11-22T10:00:00+23:59')?.seconds]).toEqual([
+      tenUtc + 23 * 3600 + 59 * 60,
+      tenUtc - 23 * 3600 - 59 * 60
+    ])
+  })
+})
