@@ -19,7 +19,7 @@ import { isJsonObject } from '../json/value'
 import { endpoints } from '../paging/endpoint'
 import { isParsedInstant, isWholeMicrosecond, timestamptzText } from '../sql/timestamp'
 import type { Database, Queryable } from '../store/database'
-import { findBudget } from '../store/store'
+import { findBudget, insertBudget } from '../store/store'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -123,7 +123,7 @@ const ensureCompany = async (tx: Queryable, id: string): Promise<void> => {
  * Inserts the budget as given, then reads it back: a value PostgreSQL refused, or kept in
  * another form (a number in a text column, a date written otherwise), is a reason to refuse.
  */
-const insertBudget = async (tx: Queryable, budget: Readonly<Record<string, unknown>>): Promise<void> => {
+const seedBudget = async (tx: Queryable, budget: Readonly<Record<string, unknown>>): Promise<void> => {
   const keys = Object.keys(budget)
   if (keys.length !== budgetFields.length || !budgetFields.every((f) => keys.includes(f)))
     throw new Unfit(`state.budget has fields ${keys.join(', ')}: the table keeps exactly ${budgetFields.join(', ')}`)
@@ -133,10 +133,7 @@ const insertBudget = async (tx: Queryable, budget: Readonly<Record<string, unkno
     )
   await ensureCompany(tx, budget.company_id)
   try {
-    await tx.query(
-      `INSERT INTO budgets (${budgetFields.join(', ')}) VALUES (${budgetFields.map((_, i) => `$${i + 1}`).join(', ')})`,
-      budgetFields.map((f) => budget[f])
-    )
+    await insertBudget(tx, budget)
   } catch (e) {
     throw new Unfit(`state.budget does not fit the budgets table: ${e instanceof Error ? e.message : String(e)}`)
   }
@@ -192,7 +189,7 @@ export const conformanceHook = (db: Database): ConformanceHook => {
           await tx.query('DELETE FROM idempotency_keys')
           await tx.query('DELETE FROM budgets')
           await tx.query('DELETE FROM bank_transactions')
-          if (isJsonObject(state.budget)) await insertBudget(tx, state.budget)
+          if (isJsonObject(state.budget)) await seedBudget(tx, state.budget)
           if (companyId !== '') {
             await ensureCompany(tx, companyId)
             await insertRecords(tx, companyId, rows)

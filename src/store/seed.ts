@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto'
 import type { BudgetJson as Budget } from '../budget/model'
 import type { Database, Queryable } from './database'
+import { insertBudget } from './store'
 
 /** The SHA-256 of an API key, in hex: all the database keeps of a key. */
 export const keyHash = (key: string): string => createHash('sha256').update(key).digest('hex')
@@ -232,29 +233,6 @@ export const demoTransactions = (): ReadonlyArray<SeedTransaction> => {
   return rows
 }
 
-const budgetColumns: ReadonlyArray<keyof Budget> = [
-  'id',
-  'company_id',
-  'name',
-  'description',
-  'access',
-  'currency',
-  'mode',
-  'manager_id',
-  'co_manager_id',
-  'status',
-  'created_on',
-  'ends_on',
-  'recurrence_unit',
-  'recurrence_every',
-  'base_amount_cents',
-  'recurrence_starts_on',
-  'period_starts_on',
-  'period_ends_on',
-  'period_amount_cents',
-  'balance_cents'
-]
-
 const insertDemo = async (tx: Queryable): Promise<void> => {
   const created = '2025-01-01T12:00:00Z'
   await tx.query(
@@ -268,11 +246,7 @@ const insertDemo = async (tx: Queryable): Promise<void> => {
   }
   for (const [key, user] of Object.entries(demoKeys))
     await tx.query('INSERT INTO api_keys (key_sha256, user_id) VALUES ($1, $2)', [keyHash(key), user])
-  for (const b of demoBudgets)
-    await tx.query(
-      `INSERT INTO budgets (${budgetColumns.join(', ')}) VALUES (${budgetColumns.map((_, i) => `$${i + 1}`).join(', ')})`,
-      budgetColumns.map((c) => b[c])
-    )
+  for (const b of demoBudgets) await insertBudget(tx, b)
   // One statement for all the transactions: arrays in, rows out.
   const rows = demoTransactions()
   await tx.query(

@@ -6,7 +6,7 @@
  *
  * @since 0.2.0
  */
-import type { BudgetJson } from '../budget/model'
+import { budgetFields, type BudgetJson } from '../budget/model'
 import type { Session } from '../index'
 import { instantColumnText } from '../sql/timestamp'
 import type { Queryable, Row } from './database'
@@ -86,7 +86,7 @@ export const lockBudget = async (tx: Queryable, id: string): Promise<BudgetFound
 export const companyBudgets = async (db: Queryable, companyId: string): Promise<ReadonlyArray<BudgetFound>> =>
   (await db.query(`${budgetSelect} WHERE b.company_id = $1 ORDER BY b.created_on, b.id`, [companyId])).map(budgetOf)
 
-const budgetFields = [
+const changeableFields = [
   'name',
   'description',
   'access',
@@ -104,11 +104,19 @@ const budgetFields = [
   'balance_cents'
 ] as const
 
+/** Inserts a budget, every field of contract section 2 (the demo seed; the conformance hook, whose budget the table itself checks). */
+export const insertBudget = async (tx: Queryable, budget: Readonly<Record<string, unknown>>): Promise<void> => {
+  await tx.query(
+    `INSERT INTO budgets (${budgetFields.join(', ')}) VALUES (${budgetFields.map((_, i) => `$${i + 1}`).join(', ')})`,
+    budgetFields.map((f) => budget[f])
+  )
+}
+
 /** Writes back the budget a facade returned: every field that can change (not id, company, currency, mode). */
 export const saveBudget = async (tx: Queryable, budget: BudgetJson): Promise<void> => {
-  await tx.query(`UPDATE budgets SET ${budgetFields.map((f, i) => `${f} = $${i + 2}`).join(', ')} WHERE id = $1`, [
+  await tx.query(`UPDATE budgets SET ${changeableFields.map((f, i) => `${f} = $${i + 2}`).join(', ')} WHERE id = $1`, [
     budget.id,
-    ...budgetFields.map((f) => budget[f])
+    ...changeableFields.map((f) => budget[f])
   ])
 }
 
