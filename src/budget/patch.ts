@@ -84,14 +84,14 @@ const wrongTypes = (budget: Record<string, unknown>): ReadonlyArray<string> =>
  */
 export const decodeUpdateBody = (body: string | undefined): E.Either<Problem, ReadonlyArray<Sent>> => {
   if (body === undefined || body.trim() === '') return E.left(problem.preconditionFailed('budget.body.wrapper', 'no body'))
-  return E.chain((json: Record<string, unknown>): E.Either<Problem, ReadonlyArray<Sent>> => {
-    const budget = ownValue(json, 'budget')
-    if (budget === null || budget === undefined)
-      return E.left(problem.preconditionFailed('budget.body.wrapper', 'no "budget" key in the body'))
-    if (!isJsonObject(budget)) return E.left(problem.badRequest('budget.body.type', 'budget must be a JSON object'))
-    const wrong = wrongTypes(budget)
-    return wrong.length > 0
-      ? E.left(problem.badRequest('budget.body.type', wrong.join('; ')))
-      : E.right(Object.keys(budget).map((key) => ({ key, value: budget[key] })))
-  })(jsonObjectBody('budget.body.type', body))
+  const json = jsonObjectBody('budget.body.type', body)
+  if (E.isLeft(json)) return json
+  const budget = ownValue(json.right, 'budget')
+  if (budget === null || budget === undefined)
+    return E.left(problem.preconditionFailed('budget.body.wrapper', 'no "budget" key in the body'))
+  if (!isJsonObject(budget)) return E.left(problem.badRequest('budget.body.type', 'budget must be a JSON object'))
+  const wrong = wrongTypes(budget)
+  return wrong.length > 0
+    ? E.left(problem.badRequest('budget.body.type', wrong.join('; ')))
+    : E.right(Object.keys(budget).map((key) => ({ key, value: budget[key] })))
 }

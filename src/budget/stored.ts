@@ -54,6 +54,17 @@ export interface BudgetRow {
 // constructors
 // -------------------------------------------------------------------------------------
 
+const BLANK: Readonly<Record<BudgetField, unknown>> = /*#__PURE__*/ Object.fromEntries(
+  budgetFields.map((field) => [field, undefined])
+) as Record<BudgetField, unknown>
+
+/**
+ * An object holding every budget field, to be filled in. Twenty properties added one by one
+ * to `{}` would turn it into a dictionary, and every later read or spread of the budget would
+ * cost ten to a hundred times more; a copy of an object that has them all keeps its shape.
+ */
+const blankBudget = (): Record<BudgetField, unknown> => ({ ...BLANK })
+
 /**
  * Reads every field of `u` once, by property access. `u` must be an object (a class instance
  * or a function with properties counts); a getter that throws leaves its field unreadable.
@@ -66,7 +77,7 @@ export interface BudgetRow {
  * @since 0.1.0
  */
 export const readRow = (u: object): BudgetRow => {
-  const values: Partial<Record<BudgetField, unknown>> = {}
+  const values = blankBudget()
   const unreadable: Array<BudgetField> = []
   for (const field of budgetFields) {
     try {
@@ -75,7 +86,7 @@ export const readRow = (u: object): BudgetRow => {
       unreadable.push(field)
     }
   }
-  return { values: values as Record<BudgetField, unknown>, unreadable }
+  return { values, unreadable }
 }
 
 // -------------------------------------------------------------------------------------
@@ -124,11 +135,11 @@ const inconsistencies = (b: BudgetModel): Array<string> => {
  */
 export const checkRow = (row: BudgetRow): E.Either<ReadonlyArray<string>, BudgetModel> => {
   const found: Array<string> = row.unreadable.map((field) => `${field} could not be read`)
-  const budget: Partial<Record<BudgetField, unknown>> = {}
+  const budget = blankBudget()
   for (const field of budgetFields) {
     const value = row.values[field]
     const codec: t.Mixed = BudgetFields.props[field]
-    if (!row.unreadable.includes(field) && !codec.is(value)) found.push(`${field} is ${describeValue(value)}, not ${codec.name}`)
+    if (!codec.is(value) && !row.unreadable.includes(field)) found.push(`${field} is ${describeValue(value)}, not ${codec.name}`)
     budget[field] = value
   }
   if (found.length > 0) return E.left(found)

@@ -16,7 +16,7 @@ import { bind, chain, fail, map, pass, type Trail } from '../decision/trail'
 import { Request } from '../http/request'
 import * as problem from '../decision/problem'
 import type { Reply, ReplyOf } from '../reply/reply'
-import { respondWith, settle, StoredObject } from './context'
+import { checkOnly, respondWith, settle, StoredObject } from './context'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -146,6 +146,8 @@ export const scopedBudget = (c: t.TypeOf<typeof BudgetContext>) => {
 export const settleBudget = (requestId: string, trail: Trail<Budget>): BudgetReply =>
   settle(requestId, trail, (budget) => ({ body: { ...budget }, extra: { budget } }))
 
+const checkedContext = /*#__PURE__*/ checkOnly(BudgetContext)
+
 /**
  * A budget facade: the context decoded (500 when malformed), the budget found in scope and
  * advanced, then `decide`'s steps, settled into a reply. Never throws.
@@ -156,4 +158,4 @@ export const settleBudget = (requestId: string, trail: Trail<Budget>): BudgetRep
 export const budgetFacade = (
   decide: (c: t.TypeOf<typeof BudgetContext>, scoped: ReturnType<typeof scopedBudget>) => Trail<Budget>
 ): ((context: BudgetContext) => BudgetReply) =>
-  respondWith(BudgetContext, (c): BudgetReply => settleBudget(c.request_id, decide(c, scopedBudget(c))))
+  respondWith(checkedContext, (c): BudgetReply => settleBudget(c.request_id, decide(c, scopedBudget(c))))

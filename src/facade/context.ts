@@ -33,6 +33,24 @@ export const StoredObject = /*#__PURE__*/ new t.Type<object>(
   t.identity
 )
 
+/**
+ * `codec` for a context it checks without converting (its `decode` gives back the very value
+ * given): a context that passes `is` is used as it is, and only a malformed one pays for
+ * `validate`, which builds the path of every key it visits (a third of an update decision).
+ * Not for a codec that builds a value of its own (a recipient read field by field, say).
+ *
+ * @example
+ * import * as t from 'io-ts'
+ *
+ * const context = { request_id: 'req-1' }
+ * checkOnly(t.type({ request_id: t.string })).decode(context) //=> right(context)
+ *
+ * @category codecs
+ * @since 0.2.0
+ */
+export const checkOnly = <C>(codec: t.Type<C, unknown>): t.Type<C, unknown> =>
+  new t.Type<C, unknown>(codec.name, codec.is, (u, c) => (codec.is(u) ? t.success(u) : codec.validate(u, c)), codec.encode)
+
 // -------------------------------------------------------------------------------------
 // utils
 // -------------------------------------------------------------------------------------
@@ -115,5 +133,6 @@ export const settle = <A, B, X extends object = object, S extends number = 200>(
 ): (ReplyOf<S, B> & X) | ProblemReply => {
   if (E.isLeft(trail.result)) return problemReply(requestId, trail.reasons)(trail.result.left)
   const { status, body, headers, extra } = ok(trail.result.right)
-  return { ...reply((status ?? 200) as S, requestId, trail.reasons, body, headers), ...(extra as X) }
+  // The reply is a fresh object: the extra fields are added to it rather than copied with it.
+  return Object.assign(reply((status ?? 200) as S, requestId, trail.reasons, body, headers), extra as X)
 }

@@ -38,7 +38,7 @@ import { plainPage, selectPage } from '../paging/select'
 import { encodeQuery } from '../http/query-string'
 import type { PageWindow } from '../paging/window'
 import { problemReply, type Reply, type ReplyOf } from '../reply/reply'
-import { guarded, respondWith, settle } from './context'
+import { checkOnly, guarded, respondWith, settle } from './context'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -227,22 +227,24 @@ const pageReply = (
  * @category facades
  * @since 0.1.0
  */
-export const respondIndex: (context: IndexContext) => IndexReply = /*#__PURE__*/ respondWith(IndexContext, (c): IndexReply =>
-  // The steps, in the order of contract section 8, each a rule of its own.
-  pageReply(
-    c,
-    fn.pipe(
-      decideRequest(c),
-      map((request) => ({ request })),
-      bind('selected', ({ request }) =>
-        check(
-          'page.records',
-          ({ total }) => `${c.records.length} records, ${total} match`,
-          selectPage(c.endpoint, c.records, request.filters, request.sort, request.window)
+export const respondIndex: (context: IndexContext) => IndexReply = /*#__PURE__*/ respondWith(
+  checkOnly(IndexContext),
+  (c): IndexReply =>
+    // The steps, in the order of contract section 8, each a rule of its own.
+    pageReply(
+      c,
+      fn.pipe(
+        decideRequest(c),
+        map((request) => ({ request })),
+        bind('selected', ({ request }) =>
+          check(
+            'page.records',
+            ({ total }) => `${c.records.length} records, ${total} match`,
+            selectPage(c.endpoint, c.records, request.filters, request.sort, request.window)
+          )
         )
       )
     )
-  )
 )
 
 // -------------------------------------------------------------------------------------
@@ -301,7 +303,7 @@ export type IndexPlan =
  * @since 0.2.0
  */
 export const planIndex: (context: IndexQueryContext) => IndexPlan = /*#__PURE__*/ guarded(
-  IndexQueryContext,
+  checkOnly(IndexQueryContext),
   (c): IndexPlan => {
     const trail = decideRequest(c)
     return E.isRight(trail.result)
