@@ -109,18 +109,19 @@ const isUnit = isIn(recurrenceUnits)
  * @since 0.1.0
  */
 export const validateUpdate = (r: UpdateRequest, changed: ReadonlyArray<Sent>): Trail<Changes> => {
-  const errors = new Map<string, Array<string>>()
+  // A list, not a Map: a request changes a few fields, and most have nothing to report.
+  const errors: Array<FieldError & { readonly messages: Array<string> }> = []
   const reject = (field: string, message: string): void => {
-    const messages = errors.get(field)
-    if (messages === undefined) errors.set(field, [message])
-    else messages.push(message)
+    const found = errors.find((e) => e.field === field)
+    if (found === undefined) errors.push({ field, messages: [message] })
+    else found.messages.push(message)
   }
-  const sent = new Map(changed.map((s) => [s.key, s.value]))
+  const sent = (key: string): Sent | undefined => changed.find((s) => s.key === key)
   const b = r.budget
 
   // The recurrence unit the budget will have, when it can be known.
-  const unitSent = sent.has('recurrence_unit')
-  const unitValue = sent.get('recurrence_unit')
+  const unitSent = sent('recurrence_unit') !== undefined
+  const unitValue = sent('recurrence_unit')?.value
   const unit: RecurrenceUnit | null | undefined = !unitSent
     ? b.recurrence_unit
     : unitValue === null || isUnit(unitValue)
@@ -171,20 +172,18 @@ export const validateUpdate = (r: UpdateRequest, changed: ReadonlyArray<Sent>): 
     }
   }
   // Turning recurrence on needs an amount per period, sent or already held.
-  const baseSent = sent.has('base_amount_cents')
-  const base = baseSent ? sent.get('base_amount_cents') : b.base_amount_cents
-  if (unit !== null && unit !== undefined && b.recurrence_unit === null && !baseSent && base === null)
+  const baseSent = sent('base_amount_cents')
+  const base = baseSent !== undefined ? baseSent.value : b.base_amount_cents
+  if (unit !== null && unit !== undefined && b.recurrence_unit === null && baseSent === undefined && base === null)
     reject('base_amount_cents', fieldMessages.baseRequired)
 
-  if (errors.size > 0) {
-    const list: ReadonlyArray<FieldError> = [...errors].map(([field, messages]) => ({ field, messages }))
-    return fail(problem.invalid('budget.validation', list))
-  }
-  const every = sent.has('recurrence_every') ? (sent.get('recurrence_every') as Every | null) : b.recurrence_every
+  if (errors.length > 0) return fail(problem.invalid('budget.validation', errors))
+  const everySent = sent('recurrence_every')
+  const every = everySent !== undefined ? (everySent.value as Every | null) : b.recurrence_every
+  const plain: Record<string, unknown> = {}
+  for (const s of changed) if (!(recurrenceFields as ReadonlyArray<string>).includes(s.key)) plain[s.key] = s.value
   const valid: Changes = {
-    ...(Object.fromEntries(
-      changed.filter((s) => !(recurrenceFields as ReadonlyArray<string>).includes(s.key)).map((s) => [s.key, s.value])
-    ) as Omit<Changes, 'recurrence'>),
+    ...(plain as Omit<Changes, 'recurrence'>),
     recurrence: { unit: unit ?? null, every, base: base as Cents | null }
   }
   return pass('budget.validation', changed.length === 0 ? 'nothing changes' : 'every changed value is valid', valid)
