@@ -108,6 +108,29 @@ export const check = <A>(rule: RuleId, onPass: (a: A) => string, e: E.Either<Pro
 // -------------------------------------------------------------------------------------
 
 /**
+ * Appends the reasons of a step to `reasons` and gives its result. A decision written as
+ * statements (a step, then a return on its problem) keeps one list of reasons this way, where a
+ * pipe of `chain`s copies the list at every step: on a hot path (an update decision takes fifteen
+ * steps) the copies, closures and trails cost a third of the decision.
+ *
+ * @example
+ * import { problem } from 'budget-rules/rules'
+ *
+ * const reasons: Array<Reason> = []
+ * recordInto(reasons, pass('auth.bearer', 'key of user u-1', 'u-1')) //=> right('u-1')
+ * recordInto(reasons, fail(problem.conflict('money.status', 'The budget is closed')))
+ * //=> left({ _tag: 'Conflict', rule: 'money.status', message: 'The budget is closed', detail: 'The budget is closed' })
+ * reasons.map((r) => r.rule) //=> ['auth.bearer', 'money.status']
+ *
+ * @category utils
+ * @since 0.2.0
+ */
+export const recordInto = <A>(reasons: Array<Reason>, trail: Trail<A>): E.Either<Problem, A> => {
+  for (const r of trail.reasons) reasons.push(r)
+  return trail.result
+}
+
+/**
  * The next step `f` after `ta`, whose value, when both pass, `keep` makes of the two: `chain`
  * and `map` in one, with a single trail built.
  */

@@ -5,14 +5,16 @@
  *
  * @since 0.1.0
  */
-import { either as E, function as fn } from 'fp-ts'
+import { either as E } from 'fp-ts'
 import * as t from 'io-ts'
-import { authenticate, budgetInScope, Session } from '../auth/session'
+import { authenticate, budgetInScope, type Scope, Session } from '../auth/session'
 import { advance } from '../budget/advance'
 import type { Budget, BudgetJson } from '../budget/model'
 import { type BudgetRow, checkRow, readRow } from '../budget/stored'
 import { CalendarDate } from '../calendar/codec'
-import { bind, chain, fail, map, pass, type Trail } from '../decision/trail'
+import { fail, recordInto, type Trail } from '../decision/trail'
+import type { Problem } from '../decision/problem'
+import type { Reason } from '../decision/rules'
 import { Request } from '../http/request'
 import * as problem from '../decision/problem'
 import type { Reply, ReplyOf } from '../reply/reply'
@@ -100,12 +102,37 @@ const describeAdvance = (before: Budget, after: Budget): string => {
   return parts.join('; ')
 }
 
-/** The budget of a row in scope, or the 500 of a malformed one (R-17): nothing is repaired. */
-const storedBudget = (row: BudgetRow): Trail<Budget> => {
-  const checked = checkRow(row)
-  return E.isLeft(checked)
-    ? fail(problem.internalError('budget.stored', `malformed stored budget: ${checked.left.join('; ')}`))
-    : pass('budget.stored', 'the stored budget is consistent', checked.right)
+/**
+ * The caller's scope and the budget of the path, in the caller's company, checked and brought
+ * to `today` (rows 1-5, R-17, then the roll), its reasons appended to `reasons`. The budget's
+ * fields are read once, before anything else, so that a getter is never run twice; a
+ * `company_id` that cannot be read is a 500, as no scope can be decided. Nothing stored is
+ * repaired: a malformed budget is a 500 too (R-17).
+ */
+const scopeInto = (
+  c: t.TypeOf<typeof BudgetContext>,
+  reasons: Array<Reason>
+): E.Either<Problem, { readonly scope: Scope; readonly budget: Budget }> => {
+  const row = c.budget === null ? null : readRow(c.budget)
+  const scope = recordInto(reasons, authenticate(c.request, c.session))
+  if (E.isLeft(scope)) return scope
+  if (row !== null && row.unreadable.includes('company_id'))
+    return recordInto(
+      reasons,
+      fail(problem.internalError('budget.stored', 'malformed stored budget: company_id could not be read'))
+    )
+  const inScope = recordInto(reasons, budgetInScope(scope.right, row === null ? null : row.values))
+  if (E.isLeft(inScope)) return inScope
+  const checked = checkRow(row as BudgetRow)
+  if (E.isLeft(checked))
+    return recordInto(
+      reasons,
+      fail(problem.internalError('budget.stored', `malformed stored budget: ${checked.left.join('; ')}`))
+    )
+  reasons.push({ rule: 'budget.stored', detail: 'the stored budget is consistent' })
+  const advanced = advance(checked.right, c.today)
+  reasons.push({ rule: 'budget.advance', detail: describeAdvance(checked.right, advanced) })
+  return E.right({ scope: scope.right, budget: advanced })
 }
 
 /**
@@ -116,24 +143,9 @@ const storedBudget = (row: BudgetRow): Trail<Budget> => {
  * @category rules
  * @since 0.1.0
  */
-export const scopedBudget = (c: t.TypeOf<typeof BudgetContext>) => {
-  const row = c.budget === null ? null : readRow(c.budget)
-  return fn.pipe(
-    authenticate(c.request, c.session),
-    map((scope) => ({ scope })),
-    bind('budget', ({ scope }) =>
-      row !== null && row.unreadable.includes('company_id')
-        ? fail(problem.internalError('budget.stored', 'malformed stored budget: company_id could not be read'))
-        : fn.pipe(
-            budgetInScope(scope, row === null ? null : row.values),
-            chain(() => storedBudget(row as BudgetRow)),
-            chain((found: Budget): Trail<Budget> => {
-              const advanced = advance(found, c.today)
-              return pass('budget.advance', describeAdvance(found, advanced), advanced)
-            })
-          )
-    )
-  )
+export const scopedBudget = (c: t.TypeOf<typeof BudgetContext>): Trail<{ readonly scope: Scope; readonly budget: Budget }> => {
+  const reasons: Array<Reason> = []
+  return { result: scopeInto(c, reasons), reasons }
 }
 
 /**
@@ -150,12 +162,22 @@ const checkedContext = /*#__PURE__*/ checkOnly(BudgetContext)
 
 /**
  * A budget facade: the context decoded (500 when malformed), the budget found in scope and
- * advanced, then `decide`'s steps, settled into a reply. Never throws.
+ * advanced, then `decide`'s steps, their reasons appended to the same list, settled into a
+ * reply. Never throws.
  *
  * @category combinators
  * @since 0.1.0
  */
 export const budgetFacade = (
-  decide: (c: t.TypeOf<typeof BudgetContext>, scoped: ReturnType<typeof scopedBudget>) => Trail<Budget>
+  decide: (
+    c: t.TypeOf<typeof BudgetContext>,
+    scoped: { readonly scope: Scope; readonly budget: Budget },
+    reasons: Array<Reason>
+  ) => E.Either<Problem, Budget>
 ): ((context: BudgetContext) => BudgetReply) =>
-  respondWith(checkedContext, (c): BudgetReply => settleBudget(c.request_id, decide(c, scopedBudget(c))))
+  respondWith(checkedContext, (c): BudgetReply => {
+    const reasons: Array<Reason> = []
+    const scoped = scopeInto(c, reasons)
+    const result = E.isLeft(scoped) ? scoped : decide(c, scoped.right, reasons)
+    return settleBudget(c.request_id, { reasons, result })
+  })

@@ -29,10 +29,10 @@
  *
  * @since 0.1.0
  */
-import { function as fn } from 'fp-ts'
+import { either as E } from 'fp-ts'
 import { decodeUpdateBody } from '../budget/patch'
 import { authorizeUpdate, decideUpdate } from '../budget/update'
-import { bind, chain, check, pass, tap } from '../decision/trail'
+import { check, recordInto } from '../decision/trail'
 import { type BudgetContext, type BudgetReply, budgetFacade } from './budget-context'
 
 // -------------------------------------------------------------------------------------
@@ -49,18 +49,19 @@ import { type BudgetContext, type BudgetReply, budgetFacade } from './budget-con
  * @category facades
  * @since 0.1.0
  */
-export const respondBudgetUpdate: (context: BudgetContext) => BudgetReply = /*#__PURE__*/ budgetFacade((c, scoped) =>
-  fn.pipe(
-    scoped,
-    bind('rights', ({ scope, budget }) => authorizeUpdate(scope.caller, budget)),
-    bind('sent', () =>
-      fn.pipe(
-        check('budget.body.type', () => 'a JSON object with a budget object', decodeUpdateBody(c.request.body)),
-        tap((sent) => pass('budget.body.wrapper', `budget holds ${sent.length} keys`, null))
-      )
-    ),
-    chain(({ rights, budget, sent }) =>
-      decideUpdate({ rights, budget, sent, today: c.today, company_member_ids: c.company_member_ids })
+export const respondBudgetUpdate: (context: BudgetContext) => BudgetReply = /*#__PURE__*/ budgetFacade(
+  (c, { scope, budget }, reasons) => {
+    const rights = recordInto(reasons, authorizeUpdate(scope.caller, budget))
+    if (E.isLeft(rights)) return rights
+    const sent = recordInto(
+      reasons,
+      check('budget.body.type', () => 'a JSON object with a budget object', decodeUpdateBody(c.request.body))
     )
-  )
+    if (E.isLeft(sent)) return sent
+    reasons.push({ rule: 'budget.body.wrapper', detail: `budget holds ${sent.right.length} keys` })
+    return recordInto(
+      reasons,
+      decideUpdate({ rights: rights.right, budget, sent: sent.right, today: c.today, company_member_ids: c.company_member_ids })
+    )
+  }
 )

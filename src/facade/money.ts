@@ -16,21 +16,21 @@
  *
  * @since 0.1.0
  */
-import { function as fn } from 'fp-ts'
+import { either as E } from 'fp-ts'
 import { applyMoney, authorizeMoney, decodeMoneyBody, type MoneyOperation, moneyStatus } from '../budget/money'
-import { bind, chain } from '../decision/trail'
+import { recordInto } from '../decision/trail'
 import { type BudgetContext, type BudgetReply, budgetFacade } from './budget-context'
 
 const respondMoney = (operation: MoneyOperation): ((context: BudgetContext) => BudgetReply) =>
-  budgetFacade((c, scoped) =>
-    fn.pipe(
-      scoped,
-      bind('caller', ({ scope, budget }) => authorizeMoney(scope.caller, budget)),
-      bind('amount', () => decodeMoneyBody(c.request.body)),
-      bind('open', ({ budget }) => moneyStatus(budget)),
-      chain(({ open, amount }) => applyMoney(operation, open, amount))
-    )
-  )
+  budgetFacade((c, { scope, budget }, reasons) => {
+    const caller = recordInto(reasons, authorizeMoney(scope.caller, budget))
+    if (E.isLeft(caller)) return caller
+    const amount = recordInto(reasons, decodeMoneyBody(c.request.body))
+    if (E.isLeft(amount)) return amount
+    const open = recordInto(reasons, moneyStatus(budget))
+    if (E.isLeft(open)) return open
+    return recordInto(reasons, applyMoney(operation, open.right, amount.right))
+  })
 
 /**
  * POST /v1/budgets/{id}/top_up: adds `amount_cents` (> 0) to a funded budget's balance.

@@ -70,4 +70,6 @@ export const nulError = (value: unknown): string | null =>
 export const nameError = (value: unknown): string | null =>
   typeof value !== 'string' || value.trim() === ''
     ? nameMessages.blank
-    : (nulError(value) ?? (codePointLength(value) > MAX_NAME_LENGTH ? nameMessages.tooLong : null))
+    : (nulError(value) ??
+      // No more code points than UTF-16 units: only a long name needs counting.
+      (value.length > MAX_NAME_LENGTH && codePointLength(value) > MAX_NAME_LENGTH ? nameMessages.tooLong : null))
