@@ -58,6 +58,9 @@ const BLANK: Readonly<Record<BudgetField, unknown>> = /*#__PURE__*/ Object.fromE
   budgetFields.map((field) => [field, undefined])
 ) as Record<BudgetField, unknown>
 
+/** The codec of each field, in the order of `budgetFields`. */
+const fieldCodecs: ReadonlyArray<t.Mixed> = /*#__PURE__*/ budgetFields.map((field) => BudgetFields.props[field])
+
 /**
  * An object holding every budget field, to be filled in. Twenty properties added one by one
  * to `{}` would turn it into a dictionary, and every later read or spread of the budget would
@@ -93,6 +96,9 @@ export const readRow = (u: object): BudgetRow => {
 // rules
 // -------------------------------------------------------------------------------------
 
+/** The fields set exactly when `recurrence_unit` is (R-17). */
+const RECURRENCE_SETTINGS = ['recurrence_every', 'base_amount_cents', 'recurrence_starts_on'] as const
+
 /** What is inconsistent in a budget whose fields each have their type (R-17). */
 const inconsistencies = (b: BudgetModel): Array<string> => {
   const found: Array<string> = []
@@ -100,10 +106,10 @@ const inconsistencies = (b: BudgetModel): Array<string> => {
   if (b.mode === 'tracking' && b.balance_cents !== null)
     found.push(`balance_cents is ${String(b.balance_cents)} on a tracking budget`)
   if (b.recurrence_unit === null) {
-    for (const field of ['recurrence_every', 'base_amount_cents', 'recurrence_starts_on'] as const)
+    for (const field of RECURRENCE_SETTINGS)
       if (b[field] !== null) found.push(`${field} is ${describeValue(b[field])} while recurrence_unit is null`)
   } else {
-    for (const field of ['recurrence_every', 'base_amount_cents', 'recurrence_starts_on'] as const)
+    for (const field of RECURRENCE_SETTINGS)
       if (b[field] === null) found.push(`${field} is null while recurrence_unit is "${b.recurrence_unit}"`)
     if (
       b.period_ends_on === null &&
@@ -135,16 +141,17 @@ const inconsistencies = (b: BudgetModel): Array<string> => {
  */
 export const checkRow = (row: BudgetRow): E.Either<ReadonlyArray<string>, BudgetModel> => {
   const found: Array<string> = row.unreadable.map((field) => `${field} could not be read`)
-  const budget = blankBudget()
-  for (const field of budgetFields) {
+  for (let i = 0; i < budgetFields.length; i++) {
+    const field = budgetFields[i] as BudgetField
+    const codec = fieldCodecs[i] as t.Mixed
     const value = row.values[field]
-    const codec: t.Mixed = BudgetFields.props[field]
     if (!codec.is(value) && !row.unreadable.includes(field)) found.push(`${field} is ${describeValue(value)}, not ${codec.name}`)
-    budget[field] = value
   }
   if (found.length > 0) return E.left(found)
-  const inconsistent = inconsistencies(budget as BudgetModel)
-  return inconsistent.length > 0 ? E.left(inconsistent) : E.right(budget as BudgetModel)
+  // `values` holds exactly the budget's fields (readRow): a copy of it is the fresh budget.
+  const budget = { ...row.values } as BudgetModel
+  const inconsistent = inconsistencies(budget)
+  return inconsistent.length > 0 ? E.left(inconsistent) : E.right(budget)
 }
 
 /**
