@@ -95,6 +95,23 @@ const isIn =
 const isAccess = isIn(accessValues)
 const isUnit = isIn(recurrenceUnits)
 
+type Errors = Array<FieldError & { readonly messages: Array<string> }>
+
+/** Adds `message` to the field's errors. A list, not a Map: a request changes a few fields. */
+const rejectInto = (errors: Errors, field: string, message: string): void => {
+  for (const e of errors)
+    if (e.field === field) {
+      e.messages.push(message)
+      return
+    }
+  errors.push({ field, messages: [message] })
+}
+
+const sentOf = (changed: ReadonlyArray<Sent>, key: string): Sent | undefined => {
+  for (const s of changed) if (s.key === key) return s
+  return undefined
+}
+
 /**
  * Row 12: every changed value checked, every invalid field named. `changed` holds the keys sent
  * whose value differs from the budget's.
@@ -109,14 +126,11 @@ const isUnit = isIn(recurrenceUnits)
  * @since 0.1.0
  */
 export const validateUpdate = (r: UpdateRequest, changed: ReadonlyArray<Sent>): Trail<Changes> => {
-  // A list, not a Map: a request changes a few fields, and most have nothing to report.
-  const errors: Array<FieldError & { readonly messages: Array<string> }> = []
+  const errors: Errors = []
   const reject = (field: string, message: string): void => {
-    const found = errors.find((e) => e.field === field)
-    if (found === undefined) errors.push({ field, messages: [message] })
-    else found.messages.push(message)
+    rejectInto(errors, field, message)
   }
-  const sent = (key: string): Sent | undefined => changed.find((s) => s.key === key)
+  const sent = (key: string): Sent | undefined => sentOf(changed, key)
   const b = r.budget
 
   // The recurrence unit the budget will have, when it can be known.
