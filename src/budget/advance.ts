@@ -22,7 +22,7 @@
  */
 import { type CalendarDate, isCalendarDate } from '../calendar/date'
 import { describeValue, typeError } from '../json/describe'
-import { boundary, index, period as periodOf, type Schedule } from '../recurrence/schedule'
+import { boundaryAt, cadenceOf, indexOn, period as periodOf, type Schedule } from '../recurrence/schedule'
 import type { Budget, Cents } from './model'
 import { readBudget } from './stored'
 
@@ -151,13 +151,15 @@ export const upcomingPeriods = (budget: Budget, today: CalendarDate, n: number):
   if (b.status === 'closed' || b.period_ends_on === null || schedule === null) return []
   const periods: Array<UpcomingPeriod> = []
   const count = Math.min(n, MAX_UPCOMING_PERIODS)
-  const first = index(schedule, b.period_ends_on)
-  for (let k = first; periods.length < count; k++) {
-    const starts_on = boundary(schedule, k)
-    if (starts_on === null) break
-    const ends_on = boundary(schedule, k + 1)
+  const cadence = cadenceOf(schedule)
+  // Each period ends where the next starts: one boundary computed per period.
+  let k = indexOn(cadence, b.period_ends_on)
+  let starts_on = boundaryAt(cadence, k)
+  while (starts_on !== null && periods.length < count) {
+    k += 1
+    const ends_on = boundaryAt(cadence, k)
     periods.push({ starts_on, ends_on, amount_cents: b.base_amount_cents })
-    if (ends_on === null) break
+    starts_on = ends_on
   }
   return periods
 }

@@ -16,7 +16,15 @@
  *
  * @since 0.1.0
  */
-import { type CalendarDate, fromDayNumber, fromPartsClamped, isCalendarDate, toDayNumber, toParts } from '../calendar/date'
+import {
+  type CalendarDate,
+  dayNumber,
+  daysInMonth,
+  fromDayNumber,
+  fromPartsClamped,
+  isCalendarDate,
+  toParts
+} from '../calendar/date'
 import { typeError } from '../json/describe'
 
 // -------------------------------------------------------------------------------------
@@ -80,43 +88,97 @@ export interface Period {
 // utils
 // -------------------------------------------------------------------------------------
 
-const daysPerStep = (s: Schedule): number => s.every * (s.unit === 'week' ? 7 : 1)
-
-const monthsPerStep = (s: Schedule): number => s.every * (s.unit === 'year' ? 12 : 1)
-
-const isDayBased = (s: Schedule): boolean => s.unit === 'day' || s.unit === 'week'
-
-const monthIndex = (date: CalendarDate): number => {
-  const { year, month } = toParts(date)
-  return year * 12 + month - 1
+/**
+ * A schedule read into numbers once: boundaries and indices are then arithmetic on these, with
+ * no date parsed again, so a caller listing many periods reads the anchor a single time.
+ *
+ * @example
+ * cadenceOf({ anchor: '2027-01-31', unit: 'month', every: 1 }).origin //=> 2027 * 12
+ *
+ * @category model
+ * @since 0.1.0
+ */
+export interface Cadence {
+  /** Counted in days (`day`, `week`) rather than months (`month`, `year`). */
+  readonly byDay: boolean
+  /** Days or months from one boundary to the next. */
+  readonly step: number
+  /** The anchor as a day number (days since 1970-01-01) or a month number (`year * 12 + month - 1`). */
+  readonly origin: number
+  /** The anchor's day of the month, the day every boundary of a monthly schedule clamps from. */
+  readonly day: number
 }
 
-/** {@link boundaryOf}, for a schedule known to be valid. */
-export const boundary = (s: Schedule, k: number): CalendarDate | null => {
-  if (isDayBased(s)) return fromDayNumber(toDayNumber(s.anchor) + k * daysPerStep(s))
-  const month = monthIndex(s.anchor) + k * monthsPerStep(s)
-  return fromPartsClamped(Math.floor(month / 12), (month % 12) + 1, toParts(s.anchor).day)
+/**
+ * The {@link Cadence} of a schedule known to be valid.
+ *
+ * @example
+ * cadenceOf({ anchor: '2027-01-31', unit: 'year', every: 2 }) //=> { byDay: false, step: 24, origin: 24324, day: 31 }
+ * cadenceOf({ anchor: '1970-01-02', unit: 'week', every: 2 }) //=> { byDay: true, step: 14, origin: 1, day: 2 }
+ *
+ * @category constructors
+ * @since 0.1.0
+ */
+export const cadenceOf = (s: Schedule): Cadence => {
+  const { year, month, day } = toParts(s.anchor)
+  const byDay = s.unit === 'day' || s.unit === 'week'
+  return byDay
+    ? { byDay, step: s.every * (s.unit === 'week' ? 7 : 1), origin: dayNumber(year, month, day), day }
+    : { byDay, step: s.every * (s.unit === 'year' ? 12 : 1), origin: year * 12 + month - 1, day }
 }
 
-/** {@link indexAt}, for a schedule and date known to be valid. */
-export const index = (s: Schedule, date: CalendarDate): number => {
-  if (isDayBased(s)) return Math.floor((toDayNumber(date) - toDayNumber(s.anchor)) / daysPerStep(s))
-  const k = Math.floor((monthIndex(date) - monthIndex(s.anchor)) / monthsPerStep(s))
-  // Boundary k lies in date's month or earlier; in the same month it may still fall after date.
-  const b = boundary(s, k)
-  return b !== null && b <= date ? k : k - 1
+/**
+ * Boundary `k` of a cadence, or `null` outside the calendar: {@link boundaryOf} on numbers.
+ *
+ * @example
+ * boundaryAt(cadenceOf({ anchor: '2027-01-31', unit: 'month', every: 1 }), 1) //=> '2027-02-28'
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const boundaryAt = (c: Cadence, k: number): CalendarDate | null => {
+  if (c.byDay) return fromDayNumber(c.origin + k * c.step)
+  const month = c.origin + k * c.step
+  return fromPartsClamped(Math.floor(month / 12), (month % 12) + 1, c.day)
+}
+
+/**
+ * The index of the boundary of a cadence on or before `date`: {@link indexAt} on numbers.
+ *
+ * @example
+ * indexOn(cadenceOf({ anchor: '2027-01-31', unit: 'month', every: 1 }), '2027-02-27') //=> 0
+ *
+ * @category utils
+ * @since 0.1.0
+ */
+export const indexOn = (c: Cadence, date: CalendarDate): number => {
+  const { year, month, day } = toParts(date)
+  if (c.byDay) return Math.floor((dayNumber(year, month, day) - c.origin) / c.step)
+  const dateMonth = year * 12 + month - 1
+  const k = Math.floor((dateMonth - c.origin) / c.step)
+  // Boundary k lies in date's month or earlier; in the same month it may still fall after date
+  // (its day clamped or not), and before year 1 it is no date at all.
+  const boundaryMonth = c.origin + k * c.step
+  const boundaryYear = Math.floor(boundaryMonth / 12)
+  const onOrBefore =
+    boundaryYear >= 1 &&
+    (boundaryMonth < dateMonth || Math.min(c.day, daysInMonth(boundaryYear, (boundaryMonth % 12) + 1)) <= day)
+  return onOrBefore ? k : k - 1
 }
 
 /** {@link periodAt}, for a schedule and date known to be valid. */
 export const period = (s: Schedule, date: CalendarDate): Period | null => {
-  const k = index(s, date)
-  const starts_on = k < 0 ? null : boundary(s, k)
-  return starts_on === null ? null : { starts_on, ends_on: boundary(s, k + 1) }
+  const c = cadenceOf(s)
+  const k = indexOn(c, date)
+  const starts_on = k < 0 ? null : boundaryAt(c, k)
+  return starts_on === null ? null : { starts_on, ends_on: boundaryAt(c, k + 1) }
 }
 
 /** {@link nextBoundaryAfter}, for a schedule and date known to be valid. */
-export const boundaryAfter = (s: Schedule, date: CalendarDate): CalendarDate | null =>
-  boundary(s, Math.max(0, index(s, date) + 1))
+export const boundaryAfter = (s: Schedule, date: CalendarDate): CalendarDate | null => {
+  const c = cadenceOf(s)
+  return boundaryAt(c, Math.max(0, indexOn(c, date) + 1))
+}
 
 // -------------------------------------------------------------------------------------
 // checked
@@ -150,7 +212,7 @@ const checkDate = (fn: string, date: CalendarDate): void => {
 export const boundaryOf = (s: Schedule, k: number): CalendarDate | null => {
   checkSchedule('boundaryOf', s)
   if (!Number.isSafeInteger(k)) throw typeError('boundaryOf', 'k', k, 'a whole number')
-  return boundary(s, k)
+  return boundaryAt(cadenceOf(s), k)
 }
 
 /**
@@ -166,7 +228,7 @@ export const boundaryOf = (s: Schedule, k: number): CalendarDate | null => {
 export const indexAt = (s: Schedule, date: CalendarDate): number => {
   checkSchedule('indexAt', s)
   checkDate('indexAt', date)
-  return index(s, date)
+  return indexOn(cadenceOf(s), date)
 }
 
 /**

@@ -181,6 +181,25 @@ describe('indexAt and periodAt', () => {
     )
   })
 
+  it('counts back from the anchor for a date before it: the largest k whose boundary is on or before the date', () => {
+    fc.assert(
+      fc.property(scheduleArb, fc.integer({ min: 1, max: 3000 }), (s, back) => {
+        const d = dateOfEpochDay(epochDay(s.anchor) - back)
+        let k = -1
+        for (let b = boundaryOf(s, k); b !== null && b > d; b = boundaryOf(s, k)) k--
+        expect(indexAt(s, d)).toBe(k)
+        expect(periodAt(s, d)).toBeNull()
+      })
+    )
+  })
+
+  it('is negative, with no period, for a date before the anchor where the boundary before it would fall before year 1', () => {
+    const s = schedule('0001-02-28', 'month', 2)
+    expect(boundaryOf(s, -1)).toBeNull()
+    expect(indexAt(s, day('0001-01-15'))).toBeLessThan(0)
+    expect(periodAt(s, day('0001-01-15'))).toBeNull()
+  })
+
   it('nextBoundaryAfter is strictly after the date and the anchor before it', () => {
     expect(nextBoundaryAfter(schedule('2025-10-18', 'month'), day('2026-11-22'))).toBe('2026-12-18')
     expect(nextBoundaryAfter(schedule('2025-10-18', 'month'), day('2026-12-18'))).toBe('2027-01-18')
