@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { compareInstants, parseInstant } from '../api'
 import { runs } from '../runs'
+import { instantSlot, readInstant } from '../../src/calendar/instant'
 
 // The oracle does not parse the text: the generator builds an instant from its parts, each
 // valid or broken, and the oracle judges the parts and takes the moment from Date.parse of a
@@ -130,6 +131,11 @@ describe('parseInstant', () => {
     ['2026-11-22T10:15:00+24:00'],
     ['2026-11-22T10:15:00+03:60'],
     ['2026-11-22T10:15:00+0300'],
+    ['2026-11-22T10:15:60.000Z'],
+    ['2026-11-22T10:15:00.00aZ'],
+    ['2026-11-22T10:15:00:000Z'],
+    ['2026-11-22T10:1500.000Z'],
+    ['2026-11-22T24:15:00.000Z'],
     ['2026-11-22T10:15:00z'],
     ['2026-11-22t10:15:00Z'],
     ['2026-11-22 10:15:00Z'],
@@ -205,5 +211,66 @@ describe('parseInstant', () => {
         expect(pa === null || pb === null ? null : Math.sign(compareInstants(pa, pb))).toBe(Math.sign(a - b))
       })
     )
+  })
+})
+
+describe('readInstant', () => {
+  // Sequences whose texts share their date with one before them often (a few dates per
+  // sequence), repeat the text before them sometimes, and are broken in one part now and then.
+  const step = fc.record({ parts: instantParts, pooled: fc.nat(3), again: fc.nat(5) })
+  const sequence = fc.record({
+    dates: fc.array(fc.record({ year: valid.year, month: valid.month, day: padded(1, 28) }), { minLength: 1, maxLength: 3 }),
+    steps: fc.array(step, { minLength: 1, maxLength: 40 })
+  })
+
+  it('reads each text of a sequence as the oracle reads it alone, whatever was read before it', () => {
+    let reads = 0
+    let sameDate = 0
+    let again = 0
+    fc.assert(
+      fc.property(sequence, ({ dates, steps }) => {
+        const into = instantSlot()
+        let last: string | null = null
+        let lastValid: string | null = null
+        for (const { parts, pooled, again: repeat } of steps) {
+          const date = dates[pooled % dates.length]
+          const p = pooled < 3 && date !== undefined ? { ...parts, ...date } : parts
+          const text: string = repeat === 0 && last !== null ? last : textOf(p)
+          const expected = repeat === 0 && last !== null ? parseInstant(last) : oracle(p)
+          const before = { seconds: into.seconds, nanos: into.nanos }
+          expect(readInstant(text, into)).toBe(expected !== null)
+          expect({ seconds: into.seconds, nanos: into.nanos }).toEqual(expected ?? before)
+          reads++
+          if (expected !== null && text === lastValid) again++
+          else if (expected !== null && lastValid !== null && text.slice(0, 11) === lastValid.slice(0, 11)) sameDate++
+          if (expected !== null) lastValid = text
+          last = text
+        }
+      }),
+      { numRuns: runs(1000) }
+    )
+    expect(sameDate / reads).toBeGreaterThanOrEqual(0.1)
+    expect(again / reads).toBeGreaterThanOrEqual(0.05)
+  })
+
+  it('reads instants on a new date each, many in a row, then on one date, as Date writes them', () => {
+    const into = instantSlot()
+    const ms = [
+      ...Array.from({ length: 70 }, (_, i) => Date.UTC(2026, 0, 1) + i * 86_400_000 + i * 1001),
+      ...Array.from({ length: 10 }, (_, i) => Date.UTC(2026, 5, 1) + i * 61_001)
+    ]
+    const read = ms.map((m) => (readInstant(new Date(m).toISOString(), into) ? [into.seconds, into.nanos] : null))
+    expect(read).toEqual(ms.map((m) => [Math.floor(m / 1000), (m % 1000) * 1_000_000]))
+  })
+
+  it('keeps the moment it held when the text is not an instant, on a date it knows or another', () => {
+    const into = instantSlot()
+    expect(readInstant('2026-11-22T10:15:00Z', into)).toBe(true)
+    expect(['2026-11-22T10:15:60Z', '2026-11-31T10:15:00Z', '2026-11-22T10:15:00'].map((t) => readInstant(t, into))).toEqual([
+      false,
+      false,
+      false
+    ])
+    expect([into.seconds, into.nanos]).toEqual([1795342500, 0])
   })
 })

@@ -1,6 +1,7 @@
 import { either } from 'fp-ts'
 import { describe, expect, it } from 'vitest'
 import { compileFilter, decodeFilter, endpoints, fieldValue, type FieldType, parseInstant } from '../api'
+import { compileRecordTest } from '../../src/paging/filter'
 
 const tx = endpoints.bankTransactions
 const companies = endpoints.companies
@@ -170,5 +171,38 @@ describe('compileFilter', () => {
     const type: FieldType = { type: 'string' }
     const p = compileFilter({ field: 'name', type, op: '$lt', values: ['b'] })
     expect(['a', 'B', 'b', 'ä', '\ud83d\ude00', ''].map(p)).toEqual([true, true, false, false, false, true])
+  })
+})
+
+describe('compileRecordTest', () => {
+  const test = (key: string, text: string) => {
+    const f = decodeFilter(endpoints.bankTransactions, key, text)
+    if (either.isLeft(f)) throw new Error(`not a filter: ${key}=${text}`)
+    return compileRecordTest(f.right)
+  }
+
+  it('tests instants as moments, one after another, and refuses what is not one', () => {
+    const after = test('created_at[$gt]', '2026-11-22T10:00:00Z')
+    expect(
+      [
+        '2026-11-22T10:00:00.001Z',
+        '2026-11-22T10:00:00.001Z',
+        '2026-11-22T07:00:00-03:00',
+        '2026-11-22T09:59:59.999Z',
+        '2026-11-23T00:00:00+14:00',
+        '2026-11-22T10:00:60Z',
+        7,
+        null
+      ].map(after)
+    ).toEqual([1, 1, 0, 0, 0, -1, -1, -1])
+    const among = test('created_at[$in]', '["2026-11-22T10:00:00Z","2026-11-22T11:00:00.5Z"]')
+    expect(['2026-11-22T07:00:00-03:00', '2026-11-22T11:00:00.500Z', '2026-11-22T11:00:00Z'].map(among)).toEqual([1, 1, 0])
+  })
+
+  it('tests other values by their type: a value of another type is refused', () => {
+    const pending = test('status', 'pending')
+    expect(['pending', 'authorized', 'Pending', 1].map(pending)).toEqual([1, 0, -1, -1])
+    const notSmall = test('amount[$nin]', '[1,2]')
+    expect([0, 1, 2.5, '0'].map(notSmall)).toEqual([1, 0, -1, -1])
   })
 })

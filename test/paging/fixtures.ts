@@ -48,7 +48,7 @@ export const index = (
 // -------------------------------------------------------------------------------------
 
 /** A small deterministic generator (mulberry32): collections of thousands of records from one seed. */
-const prng = (seed: number) => {
+export const prng = (seed: number) => {
   let a = seed >>> 0
   return (): number => {
     a = (a + 0x6d2b79f5) >>> 0

@@ -21,8 +21,10 @@ import {
   collectionSpec,
   expectedHeaders,
   index,
+  type Known,
   someFilters,
   momentOf,
+  prng,
   type Order,
   queryOf,
   type SortField,
@@ -45,7 +47,7 @@ const heavyRuns = (n: number): number => (FC_NUM_RUNS === undefined ? n : Math.m
 /** Those properties' time limit, for FC_NUM_RUNS and a busy machine. */
 const HEAVY_TIMEOUT = 120_000
 
-/** Whether the selection streams through its bounded heap: the window ends early among many records. */
+/** Whether the window ends early among many records: the selection keeps far fewer than it reads (firstK: its heap). */
 const streams = (end: number, records: number) => end * 8 < records
 
 describe('index endpoints: properties', () => {
@@ -153,7 +155,7 @@ describe('index endpoints: properties', () => {
   )
 
   it(
-    'over 2,000 to 4,000 records, windows that end early stream through the bounded heap and still give the brute force, window after window',
+    'over 2,000 to 4,000 records, windows that end early give the brute force, window after window',
     () => {
       const reached = tally()
       const heapCase = collectionSpec(fc.integer({ min: 2000, max: 4000 })).chain((spec) =>
@@ -184,6 +186,83 @@ describe('index endpoints: properties', () => {
         { numRuns: heavyRuns(40) }
       )
       reached.expectShare()
+    },
+    HEAVY_TIMEOUT
+  )
+
+  it(
+    'over 2,000 to 6,000 records in creation order, reversed, shuffled, in page order or its reverse, a page is the brute force, heavy ties and duplicate ids included',
+    () => {
+      const arrangements = ['creation', 'reversed', 'shuffled', 'page order', 'reverse page order'] as const
+      type Arrangement = (typeof arrangements)[number]
+      /** The collection as given to the endpoint, each record's position its new one. */
+      const arrange = (
+        known: ReadonlyArray<Known>,
+        how: Arrangement,
+        f: SortField,
+        o: Order,
+        seed: number
+      ): ReadonlyArray<Known> => {
+        const creation = [...known].sort((a, b) => a.created - b.created || a.index - b.index)
+        const page = bruteSort(known, f, o)
+        const shuffled = [...known]
+        const random = prng(seed)
+        for (let i = shuffled.length - 1; i > 0; i--) {
+          const j = Math.floor(random() * (i + 1))
+          ;[shuffled[i], shuffled[j]] = [shuffled[j] as Known, shuffled[i] as Known]
+        }
+        const given = {
+          creation,
+          reversed: [...creation].reverse(),
+          shuffled,
+          'page order': page,
+          'reverse page order': [...page].reverse()
+        }[how]
+        return given.map((k, index) => ({ ...k, index }))
+      }
+      const reached = tally()
+      // Per arrangement, runs whose matches far outnumber the window's end (more than the
+      // selection holds at once: the window's end plus 1,024), and runs whose page ends inside a
+      // run of equal sort keys.
+      const many = new Map<Arrangement, number>()
+      let tiedEdges = 0
+      const bigCase = collectionSpec(fc.integer({ min: 2000, max: 6000 })).chain((spec) =>
+        fc.record({
+          spec: fc.constant(spec),
+          field,
+          order,
+          filters: someFilters(spec),
+          arrangement: fc.constantFrom(...arrangements),
+          seed: fc.integer(),
+          start: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 60 })),
+          size: fc.integer({ min: 1, max: 40 })
+        })
+      )
+      fc.assert(
+        fc.property(bigCase, ({ spec, field: f, order: o, filters, arrangement, seed, start, size }) => {
+          reached.run()
+          const known = arrange(buildCollection(spec), arrangement, f, o, seed)
+          const matching = bruteSort(bruteFilter(known, filters), f, o)
+          const r = index(
+            queryOf({ start, end: start + size, order: o, field: f, filters }),
+            known.map((k) => k.record)
+          )
+          expect([r.status, r.headers]).toEqual([200, expectedHeaders(start, start + size, matching.length)])
+          expect(r.body).toEqual(matching.slice(start, start + size).map((k) => k.record))
+          if (matching.length > 2 * (start + size) + 1100) {
+            reached.reach()
+            many.set(arrangement, (many.get(arrangement) ?? 0) + 1)
+          }
+          const key = (k: Known | undefined) =>
+            k === undefined ? undefined : f === 'created_at' ? k.created : f === 'updated_at' ? k.updated : k.record.amount
+          const edge = key(matching[start + size - 1])
+          if (edge !== undefined && edge === key(matching[start + size])) tiedEdges++
+        }),
+        { numRuns: heavyRuns(100) }
+      )
+      reached.expectShare(0.3)
+      for (const a of arrangements) expect(many.get(a) ?? 0, a).toBeGreaterThan(0)
+      expect(tiedEdges).toBeGreaterThan(0)
     },
     HEAVY_TIMEOUT
   )

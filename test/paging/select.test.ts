@@ -114,3 +114,110 @@ describe('firstK', () => {
     expect(firstK(items, k, cmp)).toEqual(expected)
   })
 })
+
+describe('selectPage over runs of newer and newer records', () => {
+  // Records n seconds after 2026-01-01T00:00:00Z, spelled by Date; the oracle orders by Date.parse.
+  const at = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString()
+  const newestFirst = (a: { id: string; created_at: string }, b: { id: string; created_at: string }) =>
+    Date.parse(b.created_at) - Date.parse(a.created_at) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)
+
+  it.each([0, 3])(
+    'finds the newest first when %i of the newest, then a run of ever newer records of any length up to 2,300, come before older ones',
+    (lead) => {
+      // Newest first, each record of the run comes before every one given earlier but the lead: the
+      // selection keeps the lead and the last ones it saw, however many came after it last made room.
+      const newest = Array.from({ length: lead }, (_, i) => record(`tx-top-${i}`, 0, 'pending', at(9000 - i)))
+      const older = Array.from({ length: 300 }, (_, i) =>
+        record(`tx-old-${(i * 7919) % 300}`, 0, 'pending', at((i * 7919) % 300))
+      )
+      for (let run = 0; run <= 2300; run += run < 1000 ? 97 : 3) {
+        const newer = Array.from({ length: run }, (_, i) =>
+          record(`tx-new-${String(i).padStart(4, '0')}`, 0, 'pending', at(1000 + i))
+        )
+        const records = [...newest, ...newer, ...older]
+        for (const end of [1, 25]) {
+          const expected = [...records].sort(newestFirst).slice(0, end)
+          expect(selectPage(tx, records, [], { field: 'created_at', order: 'desc' }, { start: 0, end })).toEqual(
+            either.right({ page: expected, total: records.length })
+          )
+        }
+      }
+    }
+  )
+})
+
+describe('selectPage by fields of every type', () => {
+  const companies = endpoints.companies
+  const company = (id: string, name: string) => ({
+    id,
+    name,
+    created_at: '2026-01-01T00:00:00Z',
+    updated_at: '2026-01-01T00:00:00Z'
+  })
+  const some = [company('c-3', 'Beta'), company('c-1', 'acme'), company('c-2', 'Acme'), company('c-4', 'Beta')]
+
+  it('sorts by text in UTF-16 code units, then by id, in either direction', () => {
+    // 'Acme' < 'Beta' < 'acme' in code units.
+    expect(selectPage(companies, some, [], { field: 'name', order: 'asc' }, { start: 0, end: 4 })).toEqual(
+      either.right({ page: [some[2], some[0], some[3], some[1]], total: 4 })
+    )
+    expect(selectPage(companies, some, [], { field: 'name', order: 'desc' }, { start: 1, end: 3 })).toEqual(
+      either.right({ page: [some[3], some[0]], total: 4 })
+    )
+  })
+
+  it('sorts by id, with filters on other fields', () => {
+    const records = [record('tx-2', 5, 'pending'), record('tx-3', 6), record('tx-1', 7, 'pending')]
+    expect(selectPage(tx, records, [filter('status', 'pending')], { field: 'id', order: 'desc' }, { start: 0, end: 5 })).toEqual(
+      either.right({ page: [records[0], records[2]], total: 2 })
+    )
+  })
+
+  it.each<[string, string, ReadonlyArray<unknown>, string]>([
+    [
+      'a name that is not text',
+      'name',
+      [company('c-1', 'Acme'), { ...company('c-2', 'B'), name: 3 }],
+      'record 1 has no valid name'
+    ],
+    [
+      'an instant that is not text',
+      'created_at',
+      [{ ...company('c-1', 'Acme'), created_at: 1 }],
+      'record 0 has no valid created_at'
+    ],
+    [
+      'an instant that is not one',
+      'created_at',
+      [{ ...company('c-1', 'Acme'), created_at: '2026-02-30T00:00:00Z' }],
+      'record 0 has no valid created_at'
+    ]
+  ])('is a 500 for a sort value of the wrong type: %s', (_, field, records, detail) => {
+    expect(selectPage(companies, records, [], { field, order: 'asc' }, { start: 0, end: 5 })).toEqual(internal(detail))
+  })
+})
+
+describe('selectPage and getters that throw (R-18)', () => {
+  const throwing = (id: string) => ({
+    id,
+    amount: 1,
+    status: 'pending',
+    get created_at(): string {
+      throw new Error(`no created_at for ${id}`)
+    }
+  })
+
+  it('lets the error through, once every record before it is judged', () => {
+    const records = [record('tx-0', 1), record('tx-1', 2), throwing('tx-2'), record('tx-3', 4)]
+    expect(() => selectPage(tx, records, [], { field: 'created_at', order: 'asc' }, { start: 0, end: 5 })).toThrow(
+      'no created_at for tx-2'
+    )
+  })
+
+  it('is the 500 of a record before it that is malformed', () => {
+    const records = [record('tx-0', 1), { ...record('tx-1', 2), id: 1 }, throwing('tx-2')]
+    expect(selectPage(tx, records, [], { field: 'created_at', order: 'asc' }, { start: 0, end: 5 })).toEqual(
+      internal('record 1 has no valid id')
+    )
+  })
+})
