@@ -204,12 +204,24 @@ export const isCalendarDate = (u: unknown): u is CalendarDate => {
   return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month)
 }
 
-/** The number the `length` ASCII digits of `s` from `at` spell, or -1 when one is not a digit. */
-const digitsOf = (s: string, at: number, length: number): number => {
+/**
+ * The number the `length` ASCII digits of `s` from `at` spell, or -1 when one is not a digit
+ * or lies past the end: dates and instants are read with it, without substrings or `Number`.
+ *
+ * @example
+ * digitsOf('2026-11-22', 5, 2) //=> 11
+ * digitsOf('2026-1x-22', 5, 2) //=> -1
+ * digitsOf('2026', 2, 4) //=> -1
+ *
+ * @category utils
+ * @since 0.2.0
+ */
+export const digitsOf = (s: string, at: number, length: number): number => {
   let n = 0
   for (let k = at; k < at + length; k++) {
     const d = s.charCodeAt(k) - 48
-    if (d < 0 || d > 9) return -1
+    // NaN past the end fails the test too.
+    if (!(d >= 0 && d <= 9)) return -1
     n = n * 10 + d
   }
   return n

@@ -9,7 +9,7 @@
  *
  * @since 0.1.0
  */
-import { dayNumber, daysInMonth } from './date'
+import { dayNumber, daysInMonth, digitsOf as digits } from './date'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -80,17 +80,6 @@ export const instantSlot = (): InstantSlot => ({
 // -------------------------------------------------------------------------------------
 // constructors
 // -------------------------------------------------------------------------------------
-
-/** The digits of `text` from `at`, `length` of them, as a number; -1 when one is not a digit. */
-const digits = (text: string, at: number, length: number): number => {
-  let n = 0
-  for (let k = at; k < at + length; k++) {
-    const d = text.charCodeAt(k) - 48
-    if (!(d >= 0 && d <= 9)) return -1
-    n = n * 10 + d
-  }
-  return n
-}
 
 /** The two digits of `text` at `at` as a number, or -1 when one is not a digit. */
 const twoDigits = (text: string, at: number): number => {
