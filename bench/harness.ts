@@ -24,23 +24,39 @@ export const deepEqual = (a: unknown, b: unknown): boolean => {
   return ka.length === kb.length && ka.every((k) => Object.hasOwn(rb, k) && deepEqual(ra[k], rb[k]))
 }
 
-/** Every contender's answer equals the first's, or the run stops with both printed (exit 1). */
-export const checkAnswers = async (cases: ReadonlyArray<Case>): Promise<void> => {
+/** Where two contenders of a case answer differently. */
+export interface Difference {
+  readonly title: string
+  readonly first: string
+  readonly other: string
+  readonly expected: unknown
+  readonly got: unknown
+}
+
+/** The first case whose contenders do not all give the first one's answer, or null. */
+export const firstDifference = async (cases: ReadonlyArray<Case>): Promise<Difference | null> => {
   for (const c of cases) {
     const [first, ...rest] = c.contenders
     if (first === undefined) throw new Error(`${c.suite}: ${c.title} has no contender`)
     const expected: unknown = await (first.answer ?? first.run)()
     for (const other of rest) {
       const got: unknown = await (other.answer ?? other.run)()
-      if (!deepEqual(expected, got)) {
-        console.error(`\n${c.suite}: ${c.title}: answers differ\n${first.name}:`)
-        console.error(JSON.stringify(expected, null, 2))
-        console.error(`${other.name}:`)
-        console.error(JSON.stringify(got, null, 2))
-        process.exit(1)
-      }
+      if (!deepEqual(expected, got))
+        return { title: `${c.suite}: ${c.title}`, first: first.name, other: other.name, expected, got }
     }
   }
+  return null
+}
+
+/** Every contender's answer equals the first's, or the run stops with both printed (exit 1). */
+export const checkAnswers = async (cases: ReadonlyArray<Case>): Promise<void> => {
+  const d = await firstDifference(cases)
+  if (d === null) return
+  console.error(`\n${d.title}: answers differ\n${d.first}:`)
+  console.error(JSON.stringify(d.expected, null, 2))
+  console.error(`${d.other}:`)
+  console.error(JSON.stringify(d.got, null, 2))
+  process.exit(1)
 }
 
 export interface Row {
