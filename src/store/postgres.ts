@@ -29,6 +29,25 @@ export const openPostgres = async (connectionString: string): Promise<Database> 
     options: '-c TimeZone=UTC',
     types: { getTypeParser: typeParser as typeof pg.types.getTypeParser }
   })
+  // An idle connection the server ends (a restart, pg_terminate_backend) is already out of the
+  // pool when this is emitted, and the next query opens another; unheard, the event would end
+  // the process. A query under way on a failing connection is rejected on its own.
+  pool.on('error', () => undefined)
+  // pool.end() resolves once its connections are asked to end, not once they have: end() waits
+  // for each, so that nothing of the pool is left when the database is dropped or the process
+  // exits.
+  const end = async (): Promise<void> => {
+    let open = pool.totalCount
+    const ended = new Promise<void>((resolve) => {
+      if (open === 0) resolve()
+      else
+        pool.on('remove', () => {
+          if (--open === 0) resolve()
+        })
+    })
+    await pool.end()
+    await ended
+  }
   const on =
     (q: pg.Pool | pg.PoolClient): Queryable['query'] =>
     async <R extends Row>(text: string, values: ReadonlyArray<unknown> = []) =>
@@ -36,7 +55,7 @@ export const openPostgres = async (connectionString: string): Promise<Database> 
   try {
     await pool.query('SELECT 1')
   } catch (e) {
-    await pool.end()
+    await end()
     throw e
   }
   return {
@@ -58,6 +77,6 @@ export const openPostgres = async (connectionString: string): Promise<Database> 
       }
     },
     // Called once the HTTP server has closed: no transaction is under way.
-    close: () => pool.end()
+    close: end
   }
 }
