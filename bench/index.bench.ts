@@ -12,7 +12,7 @@ import type { IndexContext } from '../src/index'
 import { root } from './library'
 import type { Case, Contender } from './case'
 
-interface Transaction {
+export interface Transaction {
   readonly id: string
   readonly amount: number
   readonly status: 'authorized' | 'pending'
@@ -65,7 +65,7 @@ const shuffled = <T>(items: ReadonlyArray<T>, random: () => number): Array<T> =>
   return out
 }
 
-interface Collections {
+export interface Collections {
   readonly title: string
   /** In time order, one way or the other: a sort finds one run. */
   readonly sorted: boolean
@@ -77,7 +77,7 @@ interface Collections {
  * a database hands them), the same records reversed and shuffled, and a second set with 1,000
  * records per second (ties broken by id), shuffled.
  */
-const collections = (): ReadonlyArray<Collections> => {
+export const collections = (): ReadonlyArray<Collections> => {
   const random = prng(13)
   // Each instant is 100 ms after the previous slot plus up to 99 ms: strictly increasing.
   const created = transactions(random, (i) => START + i * 100 + Math.floor(random() * 100))
@@ -95,7 +95,7 @@ const session = {
   memberships: { 'c-1': { role: 'member' as const, permissions: [] } }
 }
 
-const contextOf = (records: ReadonlyArray<Transaction>, query: string): IndexContext => ({
+export const contextOf = (records: ReadonlyArray<Transaction>, query: string): IndexContext => ({
   request: { headers: { Authorization: 'Bearer k', 'company-id': 'c-1' }, query },
   session,
   endpoint: endpoints.bankTransactions,
