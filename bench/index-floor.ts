@@ -3,19 +3,16 @@
  * `respondIndex` and `filter` + `sort` + `slice`, on the four collections of index.bench.ts. The
  * library must read every record's `id` and `created_at` (and `status` when filtered) and check
  * them (a malformed record is a 500, R-18; instants are compared as the moments they name, R-46);
- * the status and fields passes below do less than that: they only load the fields and check their
- * type and length, so they bound from below what any validating reader pays; the instants pass
- * adds the check and reading of each instant (`parseInstant`), with no selection. A diagnostic, not part of
- * `npm run bench`. Run (after `npx tsup`): npx tsx bench/index-floor.ts
+ * the status and fields passes below do less than that: they only load the fields and check
+ * their type and length, so they bound from below what any validating reader pays; the instants
+ * pass adds the check and reading of each instant (`parseInstant`), with no selection. A
+ * diagnostic, not part of `npm run bench`. Run (after `npx tsup`): npx tsx bench/index-floor.ts
  */
 import { Bench } from 'tinybench'
 import { root, rules } from './library'
-import { collections, contextOf, type Transaction } from './index.bench'
+import { byCreatedDesc, collections, contextOf, PAGE, pending, type Transaction } from './index.bench'
 
-const PAGE = 25
 const query = (filtered: boolean) => `_start=0&_end=${PAGE}&_order=desc${filtered ? '&status=pending' : ''}`
-const byCreatedDesc = (a: Transaction, b: Transaction): number =>
-  a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.id < b.id ? 1 : a.id > b.id ? -1 : 0
 
 /** Loads `status` of every record: the baseline's own `filter` pass. */
 const statusPass = (records: ReadonlyArray<Transaction>): number => {
@@ -53,9 +50,7 @@ for (const { title, records } of collections()) {
     const bench = new Bench({ iterations: 4, warmupIterations: 1, time: 0, warmupTime: 0 })
     bench
       .add('respondIndex', () => root.respondIndex(context))
-      .add('filter + sort + slice', () =>
-        (filtered ? records.filter((r) => r.status === 'pending') : [...records]).sort(byCreatedDesc).slice(0, PAGE)
-      )
+      .add('filter + sort + slice', () => (filtered ? records.filter(pending) : [...records]).sort(byCreatedDesc).slice(0, PAGE))
       .add('status pass', () => statusPass(records))
       .add('fields pass', () => fieldsPass(records))
       .add('instants pass', () => instantsPass(records))

@@ -23,7 +23,7 @@ export interface Transaction {
 const { endpoints, respondIndex } = root
 
 const N = 1_000_000
-const PAGE = 25
+export const PAGE = 25
 /**
  * Timed calls per contender after one warmup: each reads a million records (30 ms to 2 s), and
  * the whole run must stay near 3 minutes.
@@ -65,7 +65,7 @@ const shuffled = <T>(items: ReadonlyArray<T>, random: () => number): Array<T> =>
   return out
 }
 
-export interface Collections {
+interface Collections {
   readonly title: string
   /** In time order, one way or the other: a sort finds one run. */
   readonly sorted: boolean
@@ -127,7 +127,7 @@ const library = (records: ReadonlyArray<Transaction>, query: string): Contender 
 
 const byId = (a: Transaction, b: Transaction): number => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)
 /** Newest first by the ISO strings, then id descending. */
-const byCreatedDesc = (a: Transaction, b: Transaction): number =>
+export const byCreatedDesc = (a: Transaction, b: Transaction): number =>
   a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : byId(a, b)
 /** Newest first by parsed instants, then id descending. */
 const byParsedDesc = (a: Transaction, b: Transaction): number => Date.parse(b.created_at) - Date.parse(a.created_at) || byId(a, b)
@@ -154,7 +154,7 @@ const baseline = (
   }
 }
 
-const pending = (r: Transaction) => r.status === 'pending'
+export const pending = (r: Transaction) => r.status === 'pending'
 
 /** The 8 cases of goal 2 and the two list filters; the collections are built here, once. */
 export const cases = (): Promise<ReadonlyArray<Case>> => {
