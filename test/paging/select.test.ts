@@ -130,13 +130,17 @@ describe('selectPage over runs of newer and newer records', () => {
       const older = Array.from({ length: 300 }, (_, i) =>
         record(`tx-old-${(i * 7919) % 300}`, 0, 'pending', at((i * 7919) % 300))
       )
+      const olderNewestFirst = [...older].sort(newestFirst)
+      const newerAll = Array.from({ length: 2300 }, (_, i) =>
+        record(`tx-new-${String(i).padStart(4, '0')}`, 0, 'pending', at(1000 + i))
+      )
       for (let run = 0; run <= 2300; run += run < 1000 ? 97 : 3) {
-        const newer = Array.from({ length: run }, (_, i) =>
-          record(`tx-new-${String(i).padStart(4, '0')}`, 0, 'pending', at(1000 + i))
-        )
+        const newer = newerAll.slice(0, run)
         const records = [...newest, ...newer, ...older]
+        // By construction, newest first: the lead, the run from its end, then the older ones.
+        const sorted = [...newest, ...[...newer].reverse(), ...olderNewestFirst]
         for (const end of [1, 25]) {
-          const expected = [...records].sort(newestFirst).slice(0, end)
+          const expected = sorted.slice(0, end)
           expect(selectPage(tx, records, [], { field: 'created_at', order: 'desc' }, { start: 0, end })).toEqual(
             either.right({ page: expected, total: records.length })
           )

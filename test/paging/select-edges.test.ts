@@ -1,0 +1,120 @@
+import { either } from 'fp-ts'
+import { describe, expect, it } from 'vitest'
+import { endpoints } from '../../src/paging/endpoint'
+import { firstK, plainPage, selectPage } from '../../src/paging/select'
+
+const tx = endpoints.bankTransactions
+const companies = endpoints.companies
+
+const internal = (detail: string) => either.left({ _tag: 'InternalError', rule: 'page.records', detail })
+
+const transaction = (id: string, amount: unknown, created_at: unknown = '2026-11-22T10:00:00Z') => ({
+  id,
+  amount,
+  status: 'pending',
+  created_at,
+  updated_at: '2026-11-22T10:00:00Z'
+})
+const company = (id: string, name: unknown) => ({
+  id,
+  name,
+  created_at: '2026-01-01T00:00:00Z',
+  updated_at: '2026-01-01T00:00:00Z'
+})
+
+// A record whose sort value is malformed is the server's fault wherever it would sort: the page
+// of one record leaves it out, and the reply is still the 500 naming it.
+describe('selectPage: a malformed sort value off the page', () => {
+  it.each<[string, ReadonlyArray<unknown>, string, string]>([
+    ['an amount that is not whole', [transaction('tx-0', 1), transaction('tx-1', 1.5)], 'amount', 'record 1 has no valid amount'],
+    ['an amount past 2^53', [transaction('tx-0', 1), transaction('tx-1', 2 ** 53)], 'amount', 'record 1 has no valid amount'],
+    ['an amount that is text', [transaction('tx-0', 1), transaction('tx-1', '2')], 'amount', 'record 1 has no valid amount'],
+    [
+      'an amount that is NaN',
+      [transaction('tx-0', 1), transaction('tx-1', Number.NaN)],
+      'amount',
+      'record 1 has no valid amount'
+    ],
+    [
+      'an instant that is a number',
+      [transaction('tx-0', 1), transaction('tx-1', 1, 7)],
+      'created_at',
+      'record 1 has no valid created_at'
+    ],
+    [
+      'an instant on no calendar',
+      [transaction('tx-0', 1), transaction('tx-1', 1, '2026-02-30T00:00:00Z')],
+      'created_at',
+      'record 1 has no valid created_at'
+    ]
+  ])('%s', (_, records, field, detail) => {
+    for (const order of ['asc', 'desc'] as const) {
+      expect(selectPage(tx, records, [], { field, order }, { start: 0, end: 1 })).toEqual(internal(detail))
+    }
+  })
+
+  it('a name that is not text', () => {
+    const records = [company('c-1', 'Acme'), company('c-2', 3)]
+    for (const order of ['asc', 'desc'] as const) {
+      expect(selectPage(companies, records, [], { field: 'name', order }, { start: 0, end: 1 })).toEqual(
+        internal('record 1 has no valid name')
+      )
+    }
+  })
+})
+
+describe('plainPage: the rows a database found, as the page', () => {
+  it('keeps the fields of the endpoint, drops the others and those left undefined', () => {
+    const rows = [
+      { ...company('c-1', 'Acme'), extra: 1 },
+      { id: 'c-2', name: 'Beta', created_at: undefined }
+    ]
+    expect(plainPage(companies, rows)).toEqual(either.right([company('c-1', 'Acme'), { id: 'c-2', name: 'Beta' }]))
+  })
+
+  it('reads a class instance as the plain object it stands for', () => {
+    class Row {
+      readonly id = 'c-1'
+      get name(): string {
+        return 'Acme'
+      }
+    }
+    const page = plainPage(companies, [new Row()])
+    expect(page).toEqual(either.right([{ id: 'c-1', name: 'Acme' }]))
+    expect(either.isRight(page) && Object.getPrototypeOf(page.right[0])).toBe(Object.prototype)
+  })
+
+  it.each<[string, ReadonlyArray<unknown>, string]>([
+    ['null', [company('c-1', 'Acme'), null], 'record 1 has no valid shape'],
+    ['an array', [['c-1', 'Acme']], 'record 0 has no valid shape'],
+    ['a number', [7], 'record 0 has no valid shape'],
+    ['text', ['c-1'], 'record 0 has no valid shape'],
+    ['an id that is not text', [company('c-1', 'Acme'), { ...company('c-2', 'Beta'), id: 2 }], 'record 1 has no valid id'],
+    ['no id', [{ name: 'Acme' }], 'record 0 has no valid id'],
+    ['a field of the wrong type', [company('c-1', 'Acme'), company('c-2', ['Beta'])], 'record 1 has no valid name'],
+    ['an instant that is not one', [{ ...company('c-1', 'Acme'), updated_at: 'yesterday' }], 'record 0 has no valid updated_at']
+  ])('is a 500 naming the first row that is malformed: %s', (_, rows, detail) => {
+    expect(plainPage(companies, rows)).toEqual(internal(detail))
+  })
+
+  it('is an empty page for no rows', () => {
+    expect(plainPage(companies, [])).toEqual(either.right([]))
+  })
+})
+
+// firstK is O(n log k) (its JSDoc): a window far shorter than the collection is found with about
+// one comparison per item, where sorting the whole collection takes about n log2 n.
+describe('firstK compares each item about once when k is small', () => {
+  const items = Array.from({ length: 4096 }, (_, i) => (i * 2654435761) % 4093)
+
+  it.each([1, 10, 100])('k = %i', (k) => {
+    let comparisons = 0
+    const page = firstK(items, k, (a, b) => {
+      comparisons++
+      return a - b
+    })
+    expect(page).toEqual([...items].sort((a, b) => a - b).slice(0, k))
+    // A sort of 4,096 items makes about 45,000 comparisons.
+    expect(comparisons).toBeLessThan(items.length * 2 + k * 40)
+  })
+})
