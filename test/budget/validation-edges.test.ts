@@ -23,6 +23,17 @@ describe('validating the recurrence settings of an update', () => {
     ])
   })
 
+  it('refuses turning recurrence on with base_amount_cents sent as null, the null it already holds', () => {
+    const turnedOn = [
+      { key: 'recurrence_unit', value: 'month' },
+      { key: 'recurrence_every', value: 1 },
+      { key: 'base_amount_cents', value: null }
+    ]
+    expect(errorsOf(budget(), turnedOn)).toEqual([
+      { field: 'base_amount_cents', messages: ['is required while recurrence is on'] }
+    ])
+  })
+
   it('blames only the unit when the unit sent is unknown, whatever else is null', () => {
     const unknownUnit = { key: 'recurrence_unit', value: 'fortnight' }
     const only = [{ field: 'recurrence_unit', messages: ['is not included in the list'] }]
