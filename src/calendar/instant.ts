@@ -200,12 +200,14 @@ const rememberDate = (text: string, wall: number, into: InstantSlot): void => {
  * [into.seconds, into.nanos] //=> [1795342500, 500000000]
  * readInstant('2026-11-22T10:15:30Z', into) && [into.seconds, into.nanos] //=> [1795342530, 0]
  * readInstant('2026-11-22T10:15:60Z', into) //=> false
+ * readInstant('', instantSlot()) //=> false
  *
  * @category constructors
  * @since 0.1.0
  */
 export const readInstant = (text: string, into: InstantSlot): boolean => {
-  if (text === into.text) return true
+  // A fresh slot's text is '', which is no instant.
+  if (text === into.text) return text !== ''
   let wall = into.dateWall
   if (text >= into.dateFrom && text < into.dateTo) into.misses = 0
   else {

@@ -263,6 +263,14 @@ describe('readInstant', () => {
     expect(read).toEqual(ms.map((m) => [Math.floor(m / 1000), (m % 1000) * 1_000_000]))
   })
 
+  it('reads no empty text as an instant, first or after others', () => {
+    const into = instantSlot()
+    expect(readInstant('', into)).toBe(false)
+    expect(readInstant('2026-11-22T10:15:00Z', into)).toBe(true)
+    expect(readInstant('', into)).toBe(false)
+    expect([into.seconds, into.nanos]).toEqual([1795342500, 0])
+  })
+
   it('keeps the moment it held when the text is not an instant, on a date it knows or another', () => {
     const into = instantSlot()
     expect(readInstant('2026-11-22T10:15:00Z', into)).toBe(true)

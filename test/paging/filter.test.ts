@@ -199,6 +199,11 @@ describe('compileRecordTest', () => {
     expect(['2026-11-22T07:00:00-03:00', '2026-11-22T11:00:00.500Z', '2026-11-22T11:00:00Z'].map(among)).toEqual([1, 1, 0])
   })
 
+  it('refuses an empty text for an instant, first of all or later', () => {
+    const before = test('created_at[$lt]', '2026-11-22T10:00:00Z')
+    expect(['', '2026-11-22T09:00:00Z', ''].map(before)).toEqual([-1, 1, -1])
+  })
+
   it('tests other values by their type: a value of another type is refused', () => {
     const pending = test('status', 'pending')
     expect(['pending', 'authorized', 'Pending', 1].map(pending)).toEqual([1, 0, -1, -1])

@@ -42,6 +42,12 @@ describe('selectPage: a malformed sort value off the page', () => {
       'record 1 has no valid created_at'
     ],
     [
+      'an instant that is empty',
+      [transaction('tx-0', 1, ''), transaction('tx-1', 1, '')],
+      'created_at',
+      'record 0 has no valid created_at'
+    ],
+    [
       'an instant on no calendar',
       [transaction('tx-0', 1), transaction('tx-1', 1, '2026-02-30T00:00:00Z')],
       'created_at',
