@@ -121,7 +121,17 @@ describe('selectPage over runs of newer and newer records', () => {
   const newestFirst = (a: { id: string; created_at: string }, b: { id: string; created_at: string }) =>
     Date.parse(b.created_at) - Date.parse(a.created_at) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)
 
-  it.each([0, 3])(
+  // A window of `end` keeps up to end + 1,024 matches before it makes room (the selection's
+  // slots); the lengths of run that matter are those near where it makes room: as the run's last
+  // records come, as the older ones after it come, and the second time during the run.
+  const nearRoom = (lead: number, end: number): ReadonlyArray<number> => {
+    const room = end + 1024 - lead
+    const near = [room - 300, room, room + 1024].flatMap((at) => Array.from({ length: 21 }, (_, d) => at - 10 + d))
+    const coarse = Array.from({ length: 24 }, (_, i) => i * 97)
+    return [...new Set([...coarse, ...near])].filter((run) => run >= 0 && run <= 2300)
+  }
+
+  it.each([0, 1, 3])(
     'finds the newest first when %i of the newest, then a run of ever newer records of any length up to 2,300, come before older ones',
     (lead) => {
       // Newest first, each record of the run comes before every one given earlier but the lead: the
@@ -134,13 +144,12 @@ describe('selectPage over runs of newer and newer records', () => {
       const newerAll = Array.from({ length: 2300 }, (_, i) =>
         record(`tx-new-${String(i).padStart(4, '0')}`, 0, 'pending', at(1000 + i))
       )
-      for (let run = 0; run <= 2300; run += run < 1000 ? 97 : 3) {
-        const newer = newerAll.slice(0, run)
-        const records = [...newest, ...newer, ...older]
-        // By construction, newest first: the lead, the run from its end, then the older ones.
-        const sorted = [...newest, ...[...newer].reverse(), ...olderNewestFirst]
-        for (const end of [1, 25]) {
-          const expected = sorted.slice(0, end)
+      for (const end of [1, 25]) {
+        for (const run of nearRoom(lead, end)) {
+          const newer = newerAll.slice(0, run)
+          const records = [...newest, ...newer, ...older]
+          // By construction, newest first: the lead, the run from its end, then the older ones.
+          const expected = [...newest, ...newer.slice(-end).reverse(), ...olderNewestFirst].slice(0, end)
           expect(selectPage(tx, records, [], { field: 'created_at', order: 'desc' }, { start: 0, end })).toEqual(
             either.right({ page: expected, total: records.length })
           )
@@ -148,6 +157,26 @@ describe('selectPage over runs of newer and newer records', () => {
       }
     }
   )
+
+  // A window of 25 keeps the 25 first matches when its 1,049 slots are full; then come 1,024
+  // more, each newer than the one before, all newer than the 25th kept but older than the first:
+  // the page is that first one, then the 24 newest of the second run.
+  const id = (run: string, i: number) => `tx-${run}-${String(i).padStart(4, '0')}`
+  const second = Array.from({ length: 1024 }, (_, j) => record(id('b', j), 0, 'pending', at(6000 + j)))
+  it.each<[string, ReadonlyArray<ReturnType<typeof record>>]>([
+    // Kept in one pass: each match came before the one before it.
+    ['ever newer', Array.from({ length: 1049 }, (_, i) => record(id('a', i), 0, 'pending', at(i < 1048 ? 4000 + i : 9000)))],
+    // Kept by a selection: the first 1,048 ever older, the newest last.
+    [
+      'ever older but the last',
+      Array.from({ length: 1049 }, (_, i) => record(id('a', i), 0, 'pending', at(i < 1048 ? 5000 - i : 9000)))
+    ]
+  ])('mixes the matches it kept when it made room with the ones that came after: first %s', (_, first) => {
+    const expected = [first[1048], ...second.slice(-24).reverse()]
+    expect(selectPage(tx, [...first, ...second], [], { field: 'created_at', order: 'desc' }, { start: 0, end: 25 })).toEqual(
+      either.right({ page: expected, total: 2073 })
+    )
+  })
 })
 
 describe('selectPage by fields of every type', () => {
