@@ -41,6 +41,10 @@ describe('validating the recurrence settings of an update', () => {
     expect(
       errorsOf(budget(), [unknownUnit, { key: 'recurrence_every', value: null }, { key: 'base_amount_cents', value: null }])
     ).toEqual(only)
+    // On a budget that renews, every and base sent as null are changes, and still not blamed.
+    expect(
+      errorsOf(monthly(), [unknownUnit, { key: 'recurrence_every', value: null }, { key: 'base_amount_cents', value: null }])
+    ).toEqual(only)
   })
 })
 
