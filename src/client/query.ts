@@ -193,14 +193,25 @@ export const liveFeedQuery = (endpoint: Endpoint, cursor: LiveCursor, size: numb
 /** The page size of a live feed asked for with a size that is not a whole number above 0. */
 const DEFAULT_FEED_PAGE = 25
 
-/** A cursor as given, or the start when it is not a live cursor (client functions never throw). */
-const readCursor = (cursor: unknown): LiveCursor => {
+/** A cursor as given and its fields, read once. */
+interface ReadCursor {
+  readonly given: LiveCursor
+  readonly after: string | null
+  readonly seen_at_after: number
+}
+
+const START: ReadCursor = { given: liveFeedStart, after: null, seen_at_after: 0 }
+
+/** A cursor and its fields, or the start when it is not a live cursor (client functions never throw). */
+const readCursor = (cursor: unknown): ReadCursor => {
   try {
-    if (typeof cursor !== 'object' || cursor === null) return liveFeedStart
+    if (typeof cursor !== 'object' || cursor === null) return START
     const { after, seen_at_after } = cursor as { readonly after?: unknown; readonly seen_at_after?: unknown }
-    return (after === null || typeof after === 'string') && isCount(seen_at_after) ? (cursor as LiveCursor) : liveFeedStart
+    return (after === null || typeof after === 'string') && isCount(seen_at_after)
+      ? { given: cursor as LiveCursor, after, seen_at_after }
+      : START
   } catch {
-    return liveFeedStart
+    return START
   }
 }
 
@@ -233,17 +244,17 @@ const sameMoment = (a: unknown, b: unknown): boolean => {
 export const nextLiveCursor = (given: LiveCursor, page: ReadonlyArray<{ readonly created_at: string }>): LiveCursor => {
   const cursor = readCursor(given)
   try {
-    if (!Array.isArray(page) || page.length === 0) return cursor
+    if (!Array.isArray(page) || page.length === 0) return cursor.given
     const times: Array<unknown> = page.map((record: unknown) =>
       typeof record === 'object' && record !== null ? (record as { readonly created_at?: unknown }).created_at : undefined
     )
     const last = times[times.length - 1]
-    if (typeof last !== 'string') return cursor
+    if (typeof last !== 'string') return cursor.given
     let sameAsLast = 0
     for (let i = times.length - 1; i >= 0 && sameMoment(times[i], last); i--) sameAsLast++
     const whole = sameAsLast === times.length && sameMoment(last, cursor.after)
     return { after: last, seen_at_after: whole ? cursor.seen_at_after + sameAsLast : sameAsLast }
   } catch {
-    return cursor
+    return cursor.given
   }
 }
