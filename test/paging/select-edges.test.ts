@@ -124,3 +124,56 @@ describe('firstK compares each item about once when k is small', () => {
     expect(comparisons).toBeLessThan(items.length * 2 + k * 40)
   })
 })
+
+describe('firstK with a window far shorter than the items', () => {
+  it('keeps the first by the comparator among strings', () => {
+    const letters = [
+      'q',
+      'w',
+      'e',
+      'r',
+      't',
+      'y',
+      'u',
+      'i',
+      'o',
+      'p',
+      'a',
+      's',
+      'd',
+      'f',
+      'g',
+      'h',
+      'j',
+      'k',
+      'l',
+      'z',
+      'x',
+      'c',
+      'v',
+      'b',
+      'n',
+      'm'
+    ]
+    expect(firstK(letters, 2, (a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(['a', 'b'])
+  })
+
+  it('compares only items given, so a comparator may read their fields', () => {
+    const items = Array.from({ length: 200 }, (_, i) => ({ v: (i * 37) % 200 }))
+    expect(firstK(items, 5, (a, b) => a.v - b.v)).toEqual([0, 1, 2, 3, 4].map((v) => ({ v })))
+  })
+})
+
+describe('plainPage reads each field of a row once (R-18)', () => {
+  it('reads the id once, with the other fields', () => {
+    const reads: Array<string | symbol> = []
+    const row = new Proxy(company('c-1', 'Acme'), {
+      get: (target, key, receiver) => {
+        reads.push(key)
+        return Reflect.get(target, key, receiver) as unknown
+      }
+    })
+    expect(plainPage(companies, [row])).toEqual(either.right([company('c-1', 'Acme')]))
+    expect(reads).toEqual(['id', 'name', 'created_at', 'updated_at'])
+  })
+})
