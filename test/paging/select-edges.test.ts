@@ -177,3 +177,35 @@ describe('plainPage reads each field of a row once (R-18)', () => {
     expect(reads).toEqual(['id', 'name', 'created_at', 'updated_at'])
   })
 })
+
+describe('selectPage given a collection or a window from elsewhere', () => {
+  const ten = Array.from({ length: 10 }, (_, i) => transaction(`tx-${i}`, i))
+
+  it('reads an array-like of no length as empty', () => {
+    for (const length of [-5, Number.NaN, 0]) {
+      expect(selectPage(tx, { length } as never, [], { field: 'amount', order: 'asc' }, { start: 0, end: 5 })).toEqual(
+        either.right({ page: [], total: 0 })
+      )
+    }
+  })
+
+  it('gives an empty page for a window that ends before the first record, with the total', () => {
+    expect(selectPage(tx, ten, [], { field: 'amount', order: 'asc' }, { start: 0, end: -3 })).toEqual(
+      either.right({ page: [], total: 10 })
+    )
+  })
+
+  it('reads the id once when it is the sort field too (R-18)', () => {
+    const reads: Array<string | symbol> = []
+    const record = new Proxy(transaction('tx-1', 5), {
+      get: (target, key, receiver) => {
+        reads.push(key)
+        return Reflect.get(target, key, receiver) as unknown
+      }
+    })
+    expect(selectPage(tx, [record], [], { field: 'id', order: 'desc' }, { start: 0, end: 1 })).toEqual(
+      either.right({ page: [transaction('tx-1', 5)], total: 1 })
+    )
+    expect(reads).toEqual(['id', 'amount', 'status', 'created_at', 'updated_at'])
+  })
+})
