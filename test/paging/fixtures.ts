@@ -335,3 +335,12 @@ export const expectedHeaders = (start: number, end: number, total: number): Reco
     'Access-Control-Expose-Headers': 'Content-Range, X-Total-Count'
   }
 }
+
+/** A record as a proxy over `fields` that logs each property read (R-18: each field is read once). */
+export const logged = (fields: object, log: Array<string | symbol>): object =>
+  new Proxy(fields, {
+    get: (target, key, receiver) => {
+      log.push(key)
+      return Reflect.get(target, key, receiver) as unknown
+    }
+  })

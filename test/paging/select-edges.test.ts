@@ -2,6 +2,7 @@ import { either } from 'fp-ts'
 import { describe, expect, it } from 'vitest'
 import { endpoints } from '../../src/paging/endpoint'
 import { firstK, plainPage, selectPage } from '../../src/paging/select'
+import { logged } from './fixtures'
 
 const tx = endpoints.bankTransactions
 const companies = endpoints.companies
@@ -167,12 +168,7 @@ describe('firstK with a window far shorter than the items', () => {
 describe('plainPage reads each field of a row once (R-18)', () => {
   it('reads the id once, with the other fields', () => {
     const reads: Array<string | symbol> = []
-    const row = new Proxy(company('c-1', 'Acme'), {
-      get: (target, key, receiver) => {
-        reads.push(key)
-        return Reflect.get(target, key, receiver) as unknown
-      }
-    })
+    const row = logged(company('c-1', 'Acme'), reads)
     expect(plainPage(companies, [row])).toEqual(either.right([company('c-1', 'Acme')]))
     expect(reads).toEqual(['id', 'name', 'created_at', 'updated_at'])
   })
@@ -197,12 +193,7 @@ describe('selectPage given a collection or a window from elsewhere', () => {
 
   it('reads the id once when it is the sort field too (R-18)', () => {
     const reads: Array<string | symbol> = []
-    const record = new Proxy(transaction('tx-1', 5), {
-      get: (target, key, receiver) => {
-        reads.push(key)
-        return Reflect.get(target, key, receiver) as unknown
-      }
-    })
+    const record = logged(transaction('tx-1', 5), reads)
     expect(selectPage(tx, [record], [], { field: 'id', order: 'desc' }, { start: 0, end: 1 })).toEqual(
       either.right({ page: [transaction('tx-1', 5)], total: 1 })
     )

@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { compileFilter, endpoints, selectPage } from '../api'
+import { logged } from './fixtures'
 
 const tx = endpoints.bankTransactions
 const byCreatedAt = { field: 'created_at', order: 'asc' } as const
-
-/** A record as a proxy over `fields` that logs each property read. */
-const logged = (fields: Record<string, unknown>, log: Array<string | symbol>): object =>
-  new Proxy(fields, {
-    get: (target, key, receiver) => {
-      log.push(key)
-      return Reflect.get(target, key, receiver) as unknown
-    }
-  })
 
 const ROW = { id: 'tx-1', amount: 120, status: 'pending', created_at: '2026-11-22T10:00:00Z', updated_at: '2026-11-22T10:00:00Z' }
 
