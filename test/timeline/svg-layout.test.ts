@@ -81,10 +81,10 @@ describe('periodsSvg lays out its labels where they fit', () => {
           expect(text?.attributes['text-anchor']).toBe(hundredths(line, 'x1') > 40000 ? 'end' : undefined)
         }
       }),
-      { numRuns: runs(200) }
+      { numRuns: runs(400) }
     )
-    // Every rule met both ways, in the runs as a whole.
-    expect(Math.min(amountsLeftOut, amountsWritten, ticksLeftOut, changes)).toBeGreaterThan(20)
+    // Every rule met both ways, in the runs as a whole (pending changes are the rarest: about 1 run in 10).
+    expect(Math.min(amountsLeftOut, amountsWritten, ticksLeftOut, changes)).toBeGreaterThanOrEqual(10)
   })
 })
 
