@@ -82,7 +82,7 @@ export default defineConfig(
     languageOptions: { globals: { console: 'readonly', process: 'readonly', URL: 'readonly' } }
   },
   {
-    files: ['test/**', 'scripts/**', 'bench/**', 'examples/**', '*.ts', '*.js', ...around.map((f) => `src/${f}/**`)],
+    files: ['test/**', 'scripts/**', 'bench/**', 'examples/**', '*.ts', '*.js', '*.mjs', ...around.map((f) => `src/${f}/**`)],
     rules: { 'no-restricted-globals': 'off', 'no-restricted-properties': 'off' }
   }
 )
