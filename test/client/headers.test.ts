@@ -72,6 +72,10 @@ describe('headerOf: the one place a header is read', () => {
     expect(headerOf(headers, 'Retry-After')).toBe(expected)
   })
 
+  it('reads no header in a string or an array, whose indices a plain object would list as keys', () => {
+    expect([headerOf('7', '0'), headerOf(['7'], '0'), headerOf(['7'], 'length')]).toEqual([undefined, undefined, undefined])
+  })
+
   it('asks a Headers-like object by get, never by enumerating it', () => {
     // Own enumerable keys that get does not know are not headers of a Headers-like object.
     const asked: Array<string> = []

@@ -285,11 +285,22 @@ describe('pageQuery: names and malformed input (R-19)', () => {
       { sort: { field: '__proto__', order: 'asc' } },
       'request.sort.field is "__proto__", not a field of /v1/banking/bank_transactions'
     ],
+    // A list of one name would read as that name if it were taken as a key.
+    [
+      'a sort by a list naming a field',
+      { sort: { field: ['amount'], order: 'asc' } },
+      'request.sort.field is an array, not a field of /v1/banking/bank_transactions'
+    ],
     ['an order of DESC', { sort: { field: 'amount', order: 'DESC' } }, 'request.sort.order is "DESC", not asc or desc'],
     [
       'a filter on a field not of the endpoint',
       { filters: [{ ...amount, field: 'colour', op: '$eq', values: [1] }] },
       'a filter field is "colour", not a field of /v1/banking/bank_transactions'
+    ],
+    [
+      'a filter on a list naming a field',
+      { filters: [{ ...amount, field: ['amount'], op: '$eq', values: [1] }] },
+      'a filter field is an array, not a field of /v1/banking/bank_transactions'
     ],
     [
       'a filter on no field',
@@ -370,6 +381,8 @@ describe('instants as timestamptz text', () => {
     expect(isParsedInstant({ seconds: 0, nanos: 0.5 })).toBe(false)
     expect(isParsedInstant({ seconds: 0 })).toBe(false)
     expect(isParsedInstant(null)).toBe(false)
+    expect(isParsedInstant(undefined)).toBe(false)
+    expect(isParsedInstant(1795341600)).toBe(false)
     expect(isParsedInstant('2026-11-22T10:00:00Z')).toBe(false)
     expect([isWholeMicrosecond({ seconds: 0, nanos: 5000 }), isWholeMicrosecond({ seconds: 0, nanos: 5001 })]).toStrictEqual([
       true,

@@ -107,6 +107,31 @@ describe('periodsSvg at the edges of its layout rules', () => {
     expect(classed(all, 'text', 'amount').map((e) => e.text)).toEqual(Array.from({ length: 48 }, () => '5'))
   })
 
+  it('stacks two pending changes 18 units apart, the picture 36 units taller', () => {
+    // A cadence and the closing on the same day, the end of the period in progress.
+    const both = monthly({
+      recurrence_unit: 'week',
+      recurrence_every: 2,
+      base_amount_cents: 30000,
+      recurrence_starts_on: '2026-12-18',
+      ends_on: '2026-12-18'
+    })
+    const all = read(periodsSvg({ budget: both, today: TODAY, next: 0 }))
+    expect([all[0]?.attributes.height, all[0]?.attributes.viewBox]).toEqual(['192', '0 0 800 192'])
+    expect(
+      classed(all, 'g', 'change').map((g) => g.children.map((c) => (c.name === 'line' ? c.attributes.y2 : c.attributes.y)))
+    ).toEqual([
+      ['152', '164'],
+      ['170', '182']
+    ])
+  })
+
+  it('titles a bar of no amount without cents', () => {
+    const never = budget({ mode: 'tracking', balance_cents: null, period_amount_cents: null })
+    const bar = classed(read(periodsSvg({ budget: never, today: TODAY, next: 0 })), 'rect', 'period')[0]
+    expect(bar?.children.find((c) => c.name === 'title')?.text).toBe('2025-10-18 to open-ended: no amount')
+  })
+
   it('runs the label of a change on the middle of the axis to the right, as on the left half', () => {
     // The axis runs over the period in progress, 2026-11-18..2026-12-18; 2026-12-03 is its middle.
     const all = read(periodsSvg({ budget: monthly({ ends_on: '2026-12-03' }), today: TODAY, next: 0 }))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatCents, timelineOf } from '../../src/timeline/timeline'
+import { formatCents, headingText, timelineOf, timelineText } from '../../src/timeline/timeline'
 import { monthly, TODAY } from '../fixtures'
 
 describe('formatCents', () => {
@@ -13,6 +13,17 @@ describe('formatCents', () => {
     [null, 'no amount']
   ])('%s is %s', (cents, text) => {
     expect(formatCents(cents)).toBe(text)
+  })
+})
+
+describe('headingText', () => {
+  it('says since when a budget is closing, and only closing when it has no ends_on to say', () => {
+    expect(headingText(monthly({ status: 'closing', ends_on: '2026-11-01' }))).toBe(
+      'Travel (b-1): funded, CLP, closing since 2026-11-01, balance 5,000 cents'
+    )
+    expect(headingText(monthly({ status: 'closing', ends_on: null }))).toBe(
+      'Travel (b-1): funded, CLP, closing, balance 5,000 cents'
+    )
   })
 })
 
@@ -38,6 +49,17 @@ describe('the pending changes of a timeline', () => {
     expect(timelineOf({ budget: b, today: TODAY, next: 0 }).changes).toEqual([
       { _tag: 'cadence', on: '2026-12-18', unit: 'week', every: 2, amount_cents: 30000 },
       { _tag: 'closing', on: '2026-12-18' }
+    ])
+  })
+
+  it('keep that order in the text, before the period that starts that day', () => {
+    const b = monthly({ ...cadence, ends_on: '2026-12-18' })
+    expect(timelineText({ budget: b, today: TODAY, next: 1 }).split('\n').slice(4)).toEqual([
+      '> 2026-11-18 .. 2026-12-18  50,000 cents  in progress',
+      '! 2026-12-18                              from here: renews every 2 weeks, 30,000 cents a period',
+      '! 2026-12-18                              ends_on: the budget closes (status closing)',
+      '  2026-12-18 .. 2027-01-01  30,000 cents',
+      ''
     ])
   })
 
