@@ -32,7 +32,9 @@ describe('the calendar at its edges', () => {
     ['a list holding a date (its text would match)', ['2026-11-22']],
     ['month 00', '2026-00-10'],
     ['month 13', '2026-13-10'],
-    ['day 00', '2026-11-00']
+    ['day 00', '2026-11-00'],
+    ['a slash for the first dash', '2026/11-22'],
+    ['a slash for the second dash', '2026-11/22']
   ])('isCalendarDate refuses %s', (_, u) => {
     expect(isCalendarDate(u)).toBe(false)
   })

@@ -1,6 +1,20 @@
 import { describe, expect, it } from 'vitest'
 import { parseInstant } from '../api'
 
+// A character just below '0' (here '/') in a digit's place would read as that digit less one
+// ('2/' as 19), and the text toISOString writes is read at fixed places, so its length counts.
+describe('parseInstant refuses a date or time that is not all digits and dashes where they go', () => {
+  it.each<[string, string]>([
+    ['a slash for the first dash', '2026/11-22T10:00:00Z'],
+    ['a slash after the first digit of the day', '2026-11-2/T10:00:00Z'],
+    ['a slash after the first digit of the hour', '2026-11-22T1/:00:00Z'],
+    ['a slash after the first digit of the hour, as toISOString writes', '2026-11-22T1/:00:00.000Z'],
+    ['a character after the Z of what toISOString writes', '2026-11-22T10:00:00.000Z0']
+  ])('%s', (_, text) => {
+    expect(parseInstant(text)).toBeNull()
+  })
+})
+
 // RFC 3339: an offset is Z, or + or - then hh:mm with hh 00-23 and mm 00-59.
 describe('parseInstant refuses a malformed offset', () => {
   it.each<[string, string]>([
