@@ -13,6 +13,21 @@ describe('parseInstant refuses a date or time that is not all digits and dashes 
   ])('%s', (_, text) => {
     expect(parseInstant(text)).toBeNull()
   })
+
+  // Read at fixed places, what toISOString writes must still be a time: separators, digits, ranges.
+  it.each<[string, string]>([
+    ['a letter for the first colon', '2026-11-22T10x00:00.000Z'],
+    ['a letter for the second colon', '2026-11-22T10:00x00.000Z'],
+    ['a letter for the dot', '2026-11-22T10:00:00x000Z'],
+    ['a slash in the minutes', '2026-11-22T10:1/:00.000Z'],
+    ['minute 60', '2026-11-22T10:60:00.000Z'],
+    ['a slash in the seconds', '2026-11-22T10:00:1/.000Z'],
+    ['second 60', '2026-11-22T10:00:60.000Z'],
+    ['hour 24', '2026-11-22T24:00:00.000Z'],
+    ['a letter in the fraction', '2026-11-22T10:00:00.0x0Z']
+  ])('%s, as toISOString writes', (_, text) => {
+    expect(parseInstant(text)).toBeNull()
+  })
 })
 
 // RFC 3339: an offset is Z, or + or - then hh:mm with hh 00-23 and mm 00-59.

@@ -16,6 +16,12 @@ const step: fc.Arbitrary<(n: number) => Trail<number>> = fc.tuple(ruleId, fc.boo
 )
 
 describe('Trail', () => {
+  it('chain leaves the trails it joins as they were: the reasons are a new list', () => {
+    const first = pass('budget.scope', 'first', 1)
+    const joined = chain((n: number) => pass('budget.stored', 'second', n + 1))(first)
+    expect([first.reasons.length, joined.reasons.map((r) => r.detail)]).toEqual([1, ['first', 'second']])
+  })
+
   it('left identity: chain(f)(of(a)) = f(a)', () => {
     fc.assert(
       fc.property(fc.integer(), step, (a, f) => {

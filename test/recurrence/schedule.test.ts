@@ -193,6 +193,14 @@ describe('indexAt and periodAt', () => {
     )
   })
 
+  it('finds a boundary in year 1 on the date itself', () => {
+    const s = schedule('0001-01-31', 'month')
+    expect([indexAt(s, day('0001-03-31')), periodAt(s, day('0001-03-31'))]).toEqual([
+      2,
+      { starts_on: '0001-03-31', ends_on: '0001-04-30' }
+    ])
+  })
+
   it('is negative, with no period, for a date before the anchor where the boundary before it would fall before year 1', () => {
     const s = schedule('0001-02-28', 'month', 2)
     expect(boundaryOf(s, -1)).toBeNull()
