@@ -133,6 +133,22 @@ export const endpoints = {
     },
     sortable: ['created_at', 'updated_at', 'amount']
   }),
+  /** GET /v1/budgets: a company's budgets, each as of today; filters on the fields that are never null. */
+  budgets: /*#__PURE__*/ defineEndpoint({
+    path: '/v1/budgets',
+    fields: {
+      id: { type: 'id' },
+      name: { type: 'string' },
+      access: { type: 'enum', values: ['everyone', 'members'] },
+      currency: { type: 'string' },
+      mode: { type: 'enum', values: ['funded', 'tracking'] },
+      status: { type: 'enum', values: ['open', 'closing', 'closed'] },
+      created_on: { type: 'string' },
+      period_starts_on: { type: 'string' }
+    },
+    sortable: ['created_on', 'name'],
+    defaultField: 'created_on'
+  }),
   /** GET /v1/companies: the caller's own companies, no company-id, `{data, cursors}` body (ADR 0042). */
   companies: /*#__PURE__*/ defineEndpoint({
     path: '/v1/companies',

@@ -17,7 +17,6 @@ import { bodyLimit } from 'hono/body-limit'
 import {
   advanceBudget,
   type Budget,
-  defineEndpoint,
   endpoints,
   headerOf,
   type HttpHeaders,
@@ -77,23 +76,6 @@ interface AnyReply {
 }
 
 type Env = { Bindings: HttpBindings; Variables: { requestId: string } }
-
-/** GET /v1/budgets: a company's budgets, each as of today; the fields that are never null. */
-export const budgetsEndpoint = /*#__PURE__*/ defineEndpoint({
-  path: '/v1/budgets',
-  fields: {
-    id: { type: 'id' },
-    name: { type: 'string' },
-    access: { type: 'enum', values: ['everyone', 'members'] },
-    currency: { type: 'string' },
-    mode: { type: 'enum', values: ['funded', 'tracking'] },
-    status: { type: 'enum', values: ['open', 'closing', 'closed'] },
-    created_on: { type: 'string' },
-    period_starts_on: { type: 'string' }
-  },
-  sortable: ['created_on', 'name'],
-  defaultField: 'created_on'
-})
 
 /** GET /v1/budgets/{id}: the budget in the caller's company, as of today (contract section 4). */
 const respondBudget: (context: BudgetContext) => BudgetReply = respondWith(BudgetContext, (c) =>
@@ -362,7 +344,7 @@ export const buildApp = (options: AppOptions): Hono<Env> => {
       respondIndex({
         request: { headers, query: rawQuery(c.req.url) },
         session,
-        endpoint: budgetsEndpoint,
+        endpoint: endpoints.budgets,
         records,
         request_id: c.get('requestId')
       })
