@@ -128,10 +128,16 @@ export const Every = /*#__PURE__*/ t.brand(t.number, (n): n is Every => Number.i
  * value that is not null: a stored budget's twenty fields are checked on every request, and the
  * union's `is` builds a closure per call.
  */
-const nullable = <C extends t.Mixed>(c: C): t.Type<t.TypeOf<C> | null, t.OutputOf<C> | null> => {
-  const union = t.union([c, t.null])
-  return new t.Type(union.name, (u): u is t.TypeOf<C> | null => u === null || c.is(u), union.validate, union.encode)
+export class NullableType<C extends t.Mixed> extends t.Type<t.TypeOf<C> | null, t.OutputOf<C> | null> {
+  /** Told apart as io-ts tells its own codecs apart, so a reader of the model (the API's JSON Schema) sees `C | null`. */
+  readonly _tag = 'NullableType' as const
+  constructor(readonly type: C) {
+    const union = t.union([type, t.null])
+    super(union.name, (u): u is t.TypeOf<C> | null => u === null || type.is(u), union.validate, union.encode)
+  }
 }
+
+const nullable = <C extends t.Mixed>(c: C): NullableType<C> => new NullableType(c)
 
 // -------------------------------------------------------------------------------------
 // model

@@ -104,6 +104,21 @@ export interface Filter {
 export const MAX_LIST_VALUES = 500
 
 const ORDERED: ReadonlyArray<Operator> = ['$gt', '$gte', '$lt', '$lte']
+const UNORDERED: ReadonlyArray<Operator> = /*#__PURE__*/ operators.filter((op) => !ORDERED.includes(op))
+
+/**
+ * The operators a field of type `type` takes: all eight on integer and instant fields, equality
+ * and membership on the others.
+ *
+ * @example
+ * operatorsOf({ type: 'integer' }) //=> ['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$nin']
+ * operatorsOf({ type: 'enum', values: ['authorized', 'pending'] }) //=> ['$eq', '$ne', '$in', '$nin']
+ *
+ * @category model
+ * @since 0.3.0
+ */
+export const operatorsOf = (type: FieldType): ReadonlyArray<Operator> =>
+  type.type === 'integer' || type.type === 'instant' ? operators : UNORDERED
 const FILTER_KEY = /^([A-Za-z][A-Za-z0-9_]*)(?:\[(\$[a-z]+)\])?$/
 
 // -------------------------------------------------------------------------------------
@@ -220,8 +235,7 @@ export const decodeFilter = (endpoint: Endpoint, key: string, text: string): E.E
   if (field === undefined || type === undefined) return bad(`${key} is not a field of ${endpoint.path}`)
   const op = (m?.[2] ?? '$eq') as Operator
   if (!operators.includes(op)) return bad(`${op} is not an operator`)
-  if (ORDERED.includes(op) && type.type !== 'integer' && type.type !== 'instant')
-    return bad(`${op} applies to integer and instant fields, not ${field}`)
+  if (!operatorsOf(type).includes(op)) return bad(`${op} applies to integer and instant fields, not ${field}`)
   if (op === '$in' || op === '$nin')
     return E.map((values: ReadonlyArray<FieldValue>) => ({ field, type, op, values }))(listValues(type, key, text))
   const value = textValue(type, text)

@@ -42,6 +42,7 @@ import { keyHash } from '../store/seed'
 import * as store from '../store/store'
 import { CONFORMANCE_PATH, conformanceHook, SEED_LIMIT_BYTES } from './conformance'
 import { explorerRoutes } from './explorer'
+import { openApiRoutes } from './openapi'
 import { rateLimiter } from './rate-limit'
 import { calendarDateIn } from './today'
 
@@ -469,6 +470,9 @@ export const buildApp = (options: AppOptions): Hono<Env> => {
 
   // The decision explorer (the page built by scripts/explorer.ts) at `/`.
   explorerRoutes(app)
+
+  // The API's OpenAPI document at /openapi.json, and its reference page at /docs.
+  openApiRoutes(app)
 
   // -- anything else
 

@@ -9,6 +9,7 @@ import type { Database } from '../../src/store/database'
 import { migrate } from '../../src/store/migrations'
 import { seedWhenEmpty } from '../../src/store/seed'
 import { call, type Call, seeded, stores, UUID } from './harness'
+import { type Prism, responseViolations, startPrism } from '../openapi/prism'
 
 const NOW = new Date('2026-11-23T15:00:00Z') // Monday 23 November 2026, noon in Santiago
 const admin = { key: 'demo-admin', company: 'c-acme' }
@@ -31,25 +32,46 @@ const routes: ReadonlyArray<[string, string, unknown]> = [
   ['PATCH', '/v1/companies/c-acme/memberships/u-member', { role: 'member' }]
 ]
 
-describe.each(stores)('the reference server on $name', (store) => {
+/**
+ * Each store, and PGlite once more behind Stoplight Prism, a validating proxy reading the API's
+ * OpenAPI document (R-100): there every reply of the suite must match the document, which
+ * `send` checks on each one (requests the tests mean to be invalid may break the request side).
+ */
+const variants = [
+  ...stores.map((store) => ({ store, name: store.name, prism: false })),
+  {
+    store: stores[0] as (typeof stores)[number],
+    name: 'PGlite, through a Prism proxy validating the OpenAPI document',
+    prism: true
+  }
+]
+
+describe.each(variants)('the reference server on $name', ({ store, prism }) => {
   let db: Database
   let drop: () => Promise<void>
   let server: Served
+  let proxy: Prism | null = null
   let url: string
   const extra: Array<Served> = []
 
   beforeAll(async () => {
     ;({ database: db, drop } = await seeded(store))
     server = await listen(db, { clock: () => NOW, rateLimitPerMinute: 1_000_000 })
-    url = server.url
-  }, 60_000)
+    if (prism) proxy = await startPrism(server.url)
+    url = proxy?.url ?? server.url
+  }, 90_000)
 
   afterAll(async () => {
+    await proxy?.close()
     for (const s of [server, ...extra]) await s.close()
     await drop()
   }, 30_000)
 
-  const send = (path: string, c: Call = {}) => call(url, path, c)
+  const send = async (path: string, c: Call = {}) => {
+    const got = await call(url, path, c)
+    if (prism) expect(responseViolations(got.headers), `${c.method ?? 'GET'} ${path}: ${got.status}`).toEqual([])
+    return got
+  }
   const row = async (sql: string, values: ReadonlyArray<unknown> = []) => (await db.query(sql, values))[0]
   const balance = async (id: string) => (await row('SELECT balance_cents FROM budgets WHERE id = $1', [id]))?.balance_cents
 
@@ -671,7 +693,7 @@ describe.each(stores)('the reference server on $name', (store) => {
       const refusal = { error: 'payload_too_large', message: 'The request body exceeds 65536 bytes' }
       expect([tooBig.status, tooBig.body]).toEqual([413, refusal])
       expect(tooBig.headers.get('x-request-id')).toMatch(UUID)
-      // no Content-Length: counted while it streams in
+      // no Content-Length: counted while it streams in (straight to the server: a proxy frames the body anew)
       const chunk = new TextEncoder().encode(' '.repeat(16_384))
       let sent = 0
       const stream = new ReadableStream<Uint8Array>({
@@ -680,7 +702,7 @@ describe.each(stores)('the reference server on $name', (store) => {
           else controller.close()
         }
       })
-      const streamed = await fetch(`${url}/v1/budgets/b-travel/top_up`, {
+      const streamed = await fetch(`${server.url}/v1/budgets/b-travel/top_up`, {
         method: 'POST',
         headers: { Authorization: 'Bearer demo-admin', 'company-id': 'c-acme' },
         body: stream,
