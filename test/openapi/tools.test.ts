@@ -1,0 +1,99 @@
+/**
+ * The OpenAPI document (R-100) as the tools around it read it: Redocly's CLI lints it (its
+ * recommended rules, no error and no warning), docs/openapi.json is what `npm run docs` writes,
+ * and the reference server's routes are the document's operations, no more and no fewer.
+ */
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openApiDocument, operations } from '../../src/openapi'
+import { buildApp } from '../../src/server/app'
+import { servedDocument } from '../../src/server/openapi'
+import type { Database } from '../../src/store/database'
+import { OPENAPI_DOC, renderOpenApiDoc } from '../../scripts/openapi'
+import { seeded, stores } from '../server/harness'
+
+const require = createRequire(import.meta.url)
+const REDOCLY = join(dirname(require.resolve('@redocly/cli/package.json')), 'bin', 'cli.js')
+
+/** Redocly's verdict on a document: its totals and the problems it found. */
+const lint = (document: unknown) => {
+  const dir = mkdtempSync(join(tmpdir(), 'redocly-'))
+  try {
+    const file = join(dir, 'openapi.json')
+    writeFileSync(file, JSON.stringify(document))
+    const run = spawnSync(process.execPath, [REDOCLY, 'lint', file, '--format=json'], {
+      encoding: 'utf8',
+      // No telemetry and no update check: this machine reaches no network.
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' }
+    })
+    const json = run.stdout.slice(run.stdout.indexOf('{'))
+    const report = JSON.parse(json) as {
+      totals: Record<string, number>
+      problems: ReadonlyArray<{ ruleId: string; message: string }>
+    }
+    return { status: run.status, totals: report.totals, problems: report.problems.map((p) => `${p.ruleId}: ${p.message}`) }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+describe('Redocly', () => {
+  it('lints docs/openapi.json clean: no error, no warning', () => {
+    expect(lint(JSON.parse(readFileSync(OPENAPI_DOC, 'utf8')))).toEqual({
+      status: 0,
+      totals: { errors: 0, warnings: 0, ignored: 0 },
+      problems: []
+    })
+  }, 60_000)
+
+  it('lints the document the reference server serves clean, examples and all', () => {
+    expect(lint(servedDocument('http://127.0.0.1:3000'))).toEqual({
+      status: 0,
+      totals: { errors: 0, warnings: 0, ignored: 0 },
+      problems: []
+    })
+  }, 60_000)
+
+  it('names what is wrong in a document that breaks its rules (the check can fail)', () => {
+    const doc = openApiDocument() // no servers, and an operation with no responses
+    const broken = { ...doc, paths: { ...doc.paths, '/v1/nothing': { get: { operationId: 'nothing', responses: {} } } } }
+    const verdict = lint(broken)
+    expect(verdict.status).toBe(1)
+    expect(verdict.problems).toContain('no-empty-servers: Servers must be present.')
+  }, 60_000)
+})
+
+describe('docs/openapi.json', () => {
+  it('is what the rules generate (run `npm run docs` after changing a rule, an endpoint or the model)', () => {
+    expect(readFileSync(OPENAPI_DOC, 'utf8')).toBe(renderOpenApiDoc())
+  })
+})
+
+describe('the reference server', () => {
+  let database: Database
+  let drop: () => Promise<void>
+  beforeAll(async () => {
+    ;({ database, drop } = await seeded(stores[0] as (typeof stores)[number]))
+  }, 60_000)
+  afterAll(async () => {
+    await drop()
+  })
+
+  it('serves exactly the operations of the document under /v1', () => {
+    const app = buildApp({
+      database,
+      clock: () => new Date(0),
+      rateLimitPerMinute: 1,
+      bodyLimitBytes: 1,
+      report: () => undefined
+    })
+    const served = app.routes
+      .filter((r) => r.path.startsWith('/v1/') && r.method !== 'ALL')
+      .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:([a-z_]+)/g, '{$1}')}`)
+    expect([...new Set(served)].sort()).toEqual(operations.map((o) => `${o.method} ${o.path}`).sort())
+  })
+})
