@@ -2,7 +2,8 @@ import { defineConfig, type Options } from 'tsup'
 
 // The entry points (R-80): the root (facades and client functions), `rules` (the typed layer),
 // `client` (no fp-ts, no io-ts), `sql` (page requests as SQL text), and `arbitraries` and
-// `conformance` (fast-check, a peer dependency: R-90, R-91). Modules they share become
+// `conformance` (fast-check, a peer dependency: R-90, R-91), and `openapi` (the API's OpenAPI
+// document, R-100). Modules they share become
 // chunks, so a rule exists once. The CLI, the package's bin (which also serves the reference
 // server), is built apart: ESM only, no types, its own bundle of the core it uses.
 //
@@ -30,7 +31,8 @@ export default defineConfig([
       client: 'src/client.ts',
       sql: 'src/sql.ts',
       arbitraries: 'src/arbitraries.ts',
-      conformance: 'src/conformance.ts'
+      conformance: 'src/conformance.ts',
+      openapi: 'src/openapi.ts'
     },
     format: ['esm', 'cjs'],
     dts: true,

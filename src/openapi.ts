@@ -10,6 +10,7 @@
  *
  * @since 0.3.0
  */
+import { describeValue } from './json/describe'
 import { buildDocument, type DocumentOptions, type OpenApiDocument } from './openapi/document'
 import { operations } from './openapi/operations'
 
@@ -22,13 +23,24 @@ export type { JsonSchema } from './openapi/schema'
  * window, `_order` in the endpoint's case, `_field`, every filter with the operators its type
  * takes), the `company-id` and `Idempotency-Key` headers, bearer security, request bodies with
  * their wrappers, and every status each operation can return with its body and headers. A new
- * document each call; the same bytes for the same options.
+ * document each call; the same bytes for the same options. Options that are not an object, or a
+ * `serverUrl` that is not a string, are a `TypeError` naming the value (R-19).
  *
  * @example
+ * openApiDocument({ serverUrl: 3000 }) //=> throws TypeError('openApiDocument: serverUrl must be a string, not 3000')
  * const doc = openApiDocument()
  * doc.paths['/v1/banking/bank_transactions'].get.parameters.find((p) => p.name === '_order').schema.enum //=> ['asc', 'desc']
  *
  * @category constructors
  * @since 0.3.0
  */
-export const openApiDocument = (options: DocumentOptions = {}): OpenApiDocument => buildDocument(operations, options)
+export const openApiDocument = (options: DocumentOptions = {}): OpenApiDocument => {
+  const given: unknown = options
+  if (given === null || typeof given !== 'object')
+    throw new TypeError(`openApiDocument: options must be an object, not ${describeValue(given)}`)
+  // Read once: a getter answers one value.
+  const serverUrl: unknown = (given as { readonly serverUrl?: unknown }).serverUrl
+  if (serverUrl !== undefined && typeof serverUrl !== 'string')
+    throw new TypeError(`openApiDocument: serverUrl must be a string, not ${describeValue(serverUrl)}`)
+  return buildDocument(operations, serverUrl === undefined ? {} : { serverUrl })
+}

@@ -54,6 +54,29 @@ describe('openApiDocument', () => {
     expect(Object.fromEntries(listed)).toEqual(expectedStatuses)
   })
 
+  it('given options outside its type, throws a TypeError naming the value at once (R-19)', () => {
+    let refused = 0
+    fc.assert(
+      fc.property(fc.oneof(fc.anything(), fc.record({ serverUrl: fc.anything() })), (options) => {
+        let got: unknown
+        try {
+          got = openApiDocument(options as Parameters<typeof openApiDocument>[0])
+        } catch (e) {
+          refused++
+          expect(e).toBeInstanceOf(TypeError)
+          expect((e as TypeError).message).toMatch(/^openApiDocument: (options must be an object|serverUrl must be a string), not /)
+          return
+        }
+        // undefined takes the default, no options
+        const url = options === undefined ? undefined : (options as { serverUrl?: unknown }).serverUrl
+        expect((got as Record<string, unknown>)['servers']).toEqual(url === undefined ? undefined : [{ url }])
+      }),
+      { numRuns: runs(300) }
+    )
+    expect(refused).toBeGreaterThan(runs(300) / 4)
+    expect(() => openApiDocument(null as unknown as object)).toThrow(new TypeError('openApiDocument: options must be an object, not null'))
+  })
+
   it('names the server only when given one', () => {
     expect(doc['servers']).toBeUndefined()
     expect(openApiDocument({ serverUrl: 'http://127.0.0.1:3000' })['servers']).toEqual([{ url: 'http://127.0.0.1:3000' }])
