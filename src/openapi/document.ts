@@ -187,7 +187,8 @@ const comparisons: Readonly<Record<Exclude<Operator, '$in' | '$nin'>, string>> =
 
 /** A body's shape in a line, as the spec writes it: `{error: "not_found", message}`. */
 const shapeOf = (schema: JsonSchema): string => {
-  const properties = (schema['properties'] ?? {}) as Readonly<Record<string, JsonSchema>>
+  // Every body of `problemBodies` is an object with properties.
+  const properties = schema['properties'] as Readonly<Record<string, JsonSchema>>
   const keys = Object.keys(properties).map((k) =>
     (properties[k] as JsonSchema)['const'] === undefined ? k : `${k}: ${JSON.stringify((properties[k] as JsonSchema)['const'])}`
   )

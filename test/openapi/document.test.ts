@@ -64,7 +64,9 @@ describe('openApiDocument', () => {
         } catch (e) {
           refused++
           expect(e).toBeInstanceOf(TypeError)
-          expect((e as TypeError).message).toMatch(/^openApiDocument: (options must be an object|serverUrl must be a string), not /)
+          expect((e as TypeError).message).toMatch(
+            /^openApiDocument: (options must be an object|serverUrl must be a string), not /
+          )
           return
         }
         // undefined takes the default, no options
@@ -74,7 +76,9 @@ describe('openApiDocument', () => {
       { numRuns: runs(300) }
     )
     expect(refused).toBeGreaterThan(runs(300) / 4)
-    expect(() => openApiDocument(null as unknown as object)).toThrow(new TypeError('openApiDocument: options must be an object, not null'))
+    expect(() => openApiDocument(null as unknown as object)).toThrow(
+      new TypeError('openApiDocument: options must be an object, not null')
+    )
   })
 
   it('names the server only when given one', () => {
@@ -202,6 +206,31 @@ describe('openApiDocument', () => {
     expect(got.responses['503']?.['content']).toEqual({
       'application/json': { schema: { $ref: '#/components/schemas/Upstream' } }
     })
+  })
+
+  it('declares every body of a status where its rules give several, and none gives an empty one', () => {
+    const getBudget = operations.find((o) => o.operationId === 'getBudget') as Operation
+    // A facade that checks a verified email and a guard, but no bearer key (so no empty 401).
+    const got = buildDocument([{ ...getBudget, rules: ['auth.email_verified', 'money.permission'] }], {}).paths[
+      '/v1/budgets/{id}'
+    ]?.['get'] as { responses: Record<string, Record<string, unknown>> }
+    expect(got.responses['401']).toEqual({
+      description:
+        '`auth.email_verified`: `{error: "email_not_verified", message}`; `money.permission`: `{message: "Unauthorized (401)"}`',
+      headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
+      content: {
+        'application/json': {
+          schema: { anyOf: [{ $ref: '#/components/schemas/EmailNotVerified' }, { $ref: '#/components/schemas/GuardRejected' }] }
+        }
+      }
+    })
+  })
+
+  it('lists no parameters for an operation that takes none', () => {
+    const companies = operations.find((o) => o.operationId === 'listCompanies') as Operation
+    const got = buildDocument([{ ...companies, path: '/v1/ping', index: null }], {}).paths['/v1/ping']?.['get']
+    expect(got).not.toHaveProperty('parameters')
+    expect(got).not.toHaveProperty('requestBody')
   })
 
   it('declares no body where a rule of the status gives none, and names each rule’s body instead', () => {

@@ -105,14 +105,20 @@ describe('the facades against the document', () => {
     expect([...(seen.get('index.bank_transactions') ?? [])].sort()).toEqual([200, 400, 401, 404, 416])
   })
 
-  const headers = fc.record({
-    Authorization: fc.constantFrom('Bearer k', 'Basic k', ''),
-    'company-id': fc.constantFrom('c-1', 'c-2', '')
-  })
+  // Mostly requests that pass the first checks, so that the later rules decide most runs.
+  const headers = fc.oneof(
+    { arbitrary: fc.constant({ Authorization: 'Bearer k', 'company-id': 'c-1' }), weight: 4 },
+    {
+      arbitrary: fc.record({
+        Authorization: fc.constantFrom('Bearer k', 'Basic k', ''),
+        'company-id': fc.constantFrom('c-1', 'c-2', '')
+      }),
+      weight: 1
+    }
+  )
   const text = fc.oneof(
-    fc.json(),
-    fc.string(),
-    fc.constantFrom('{"role":"owner"}', '{"role":"member"}', '{"role":"Admin"}', '[]', 'null', '')
+    { arbitrary: fc.constantFrom('{"role":"owner"}', '{"role":"admin"}', '{"role":"member"}'), weight: 4 },
+    { arbitrary: fc.oneof(fc.json(), fc.string(), fc.constantFrom('{"role":"Admin"}', '[]', 'null', '')), weight: 2 }
   )
 
   it('every reply of a role assignment, an authorization, an enrolment and the companies conforms', () => {
