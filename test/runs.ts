@@ -18,3 +18,10 @@ export const FC_NUM_RUNS: number | undefined = parseRuns(process.env.FC_NUM_RUNS
 
 /** The runs of a property that asks for `n`: `n`, or FC_NUM_RUNS when that is more. */
 export const runs = (n: number): number => Math.max(n, FC_NUM_RUNS ?? 0)
+
+/**
+ * The time limit of a property that asks for `n` runs and is given `ms` for them: it grows in
+ * proportion when it makes more runs (`actual`, by default `runs(n)`), so that FC_NUM_RUNS
+ * never fails a property by time alone, and only a hang times out.
+ */
+export const timeoutFor = (n: number, ms: number, actual: number = runs(n)): number => Math.ceil(ms * Math.max(1, actual / n))

@@ -13,7 +13,7 @@ import {
   type PageWindow
 } from '../api'
 import { tally } from '../arbitraries'
-import { FC_NUM_RUNS, runs } from '../runs'
+import { FC_NUM_RUNS, runs, timeoutFor } from '../runs'
 import {
   bruteFilter,
   bruteSort,
@@ -44,8 +44,8 @@ const share = fc.noBias(fc.integer({ min: 0, max: 999_999 })).map((n) => n / 1_0
  */
 const heavyRuns = (n: number): number => (FC_NUM_RUNS === undefined ? n : Math.max(n, Math.min(FC_NUM_RUNS, 4 * n)))
 
-/** Those properties' time limit, for FC_NUM_RUNS and a busy machine. */
-const HEAVY_TIMEOUT = 120_000
+/** Those properties' time limit on a busy machine, growing with the runs FC_NUM_RUNS adds. */
+const heavyTimeout = (n: number): number => timeoutFor(n, 120_000, heavyRuns(n))
 
 /** Whether the window ends early among many records: the selection keeps far fewer than it reads (firstK: its heap). */
 const streams = (end: number, records: number) => end * 8 < records
@@ -115,7 +115,7 @@ describe('index endpoints: properties', () => {
       reached.expectShare()
       expect(heap).toBeGreaterThan(0)
     },
-    HEAVY_TIMEOUT
+    heavyTimeout(100)
   )
 
   it(
@@ -151,7 +151,7 @@ describe('index endpoints: properties', () => {
       )
       reached.expectShare()
     },
-    HEAVY_TIMEOUT
+    heavyTimeout(300)
   )
 
   it(
@@ -187,7 +187,7 @@ describe('index endpoints: properties', () => {
       )
       reached.expectShare()
     },
-    HEAVY_TIMEOUT
+    heavyTimeout(40)
   )
 
   it(
@@ -264,7 +264,7 @@ describe('index endpoints: properties', () => {
       for (const a of arrangements) expect(many.get(a) ?? 0, a).toBeGreaterThan(0)
       expect(tiedEdges).toBeGreaterThan(0)
     },
-    HEAVY_TIMEOUT
+    heavyTimeout(100)
   )
 
   it('a live feed over a growing collection sees every record once, equal instants in any spelling included (R-46)', () => {

@@ -13,7 +13,7 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compareInstants, endpoints, parseInstant, planIndex, respondIndex, respondIndexPage } from '../api'
 import { headers, session } from '../fixtures'
-import { runs } from '../runs'
+import { runs, timeoutFor } from '../runs'
 import { pageQuery } from '../../src/sql/page-query'
 
 /** The instant `text` names; a test's own text that is none fails the test. */
@@ -305,72 +305,76 @@ const tied = (page: ReadonlyArray<Transaction>, field: RequestSpec['field']): bo
   })
 
 describe('budget-rules/sql on PostgreSQL (PGlite) against respondIndex in memory', () => {
-  it('gives the same status, headers and body for random page requests over random collections', async () => {
-    const seen = { pages: 0, nonEmpty: 0, ties: 0, between: 0, badRequest: 0, tooWide: 0 }
-    await fc.assert(
-      fc.asyncProperty(collection, fc.array(requestSpec, { minLength: 4, maxLength: 8 }), async (c, requests) => {
-        await db.exec('TRUNCATE bank_transactions')
-        await insert('c-1', c.records)
-        await insert('c-2', others(c.records))
-        const byId = new Map(c.records.map((r) => [r.id, r]))
-        for (const r of requests) {
-          const query = queryOf(r, c)
-          const context = { request: { headers: headers(), query }, session: session('member'), endpoint, request_id: 'req-1' }
-          const expected = respondIndex({ ...context, records: c.records })
-          const plan = planIndex(context)
-          if (plan._tag === 'Reply') {
-            expect(plan.reply).toStrictEqual(expected)
-            if (plan.reply.status === 400) seen.badRequest++
-            if (plan.reply.status === 416) seen.tooWide++
-            continue
-          }
-          const q = pageQuery(endpoint, plan.request, TABLE)
-          const rows = (await db.query<Record<string, unknown>>(q.rows.text, [...q.rows.values])).rows
-          const counted = (await db.query<{ total: unknown }>(q.count.text, [...q.count.values])).rows
-          expect(counted.length).toBe(1)
-          const total = counted[0]?.total as number
-          // Each row is JSON-ready: the record's fields, integers as numbers, instants in UTC.
-          const page = rows.map((row) => {
-            const record = byId.get(row.id as string)
-            expect(record, `row ${String(row.id)}`).toBeDefined()
-            const original = record as Transaction
-            expect(Object.keys(row)).toStrictEqual(['id', 'amount', 'status', 'created_at', 'updated_at'])
-            expect([row.amount, row.status]).toStrictEqual([original.amount, original.status])
-            for (const field of ['created_at', 'updated_at'] as const) {
-              expect(row[field]).toMatch(ROW_INSTANT)
-              expect(compareInstants(instant(row[field] as string), instant(original[field]))).toBe(0)
+  it(
+    'gives the same status, headers and body for random page requests over random collections',
+    async () => {
+      const seen = { pages: 0, nonEmpty: 0, ties: 0, between: 0, badRequest: 0, tooWide: 0 }
+      await fc.assert(
+        fc.asyncProperty(collection, fc.array(requestSpec, { minLength: 4, maxLength: 8 }), async (c, requests) => {
+          await db.exec('TRUNCATE bank_transactions')
+          await insert('c-1', c.records)
+          await insert('c-2', others(c.records))
+          const byId = new Map(c.records.map((r) => [r.id, r]))
+          for (const r of requests) {
+            const query = queryOf(r, c)
+            const context = { request: { headers: headers(), query }, session: session('member'), endpoint, request_id: 'req-1' }
+            const expected = respondIndex({ ...context, records: c.records })
+            const plan = planIndex(context)
+            if (plan._tag === 'Reply') {
+              expect(plan.reply).toStrictEqual(expected)
+              if (plan.reply.status === 400) seen.badRequest++
+              if (plan.reply.status === 416) seen.tooWide++
+              continue
             }
-            return original
-          })
-          const { reasons, ...reply } = respondIndexPage({ ...context, page, total })
-          const { reasons: expectedReasons, ...expectedReply } = expected
-          expect(reply).toStrictEqual(expectedReply)
-          // The same rules and details, but for page.records, which says where the rows came from.
-          const except = (rs: typeof reasons) => rs.map((x) => (x.rule === 'page.records' ? x.rule : x))
-          expect(except(reasons)).toStrictEqual(except(expectedReasons))
-          // The rows as the database wrote them make the same headers.
-          expect(respondIndexPage({ ...context, page: rows, total }).headers).toStrictEqual(expected.headers)
-          seen.pages++
-          if (page.length > 0) seen.nonEmpty++
-          if (tied(page, r.field)) seen.ties++
-          if (
-            r.filters.some(
-              (f) => (f.field === 'created_at' || f.field === 'updated_at') && f.picks.some((p) => p.ns % 1000 !== 0)
+            const q = pageQuery(endpoint, plan.request, TABLE)
+            const rows = (await db.query<Record<string, unknown>>(q.rows.text, [...q.rows.values])).rows
+            const counted = (await db.query<{ total: unknown }>(q.count.text, [...q.count.values])).rows
+            expect(counted.length).toBe(1)
+            const total = counted[0]?.total as number
+            // Each row is JSON-ready: the record's fields, integers as numbers, instants in UTC.
+            const page = rows.map((row) => {
+              const record = byId.get(row.id as string)
+              expect(record, `row ${String(row.id)}`).toBeDefined()
+              const original = record as Transaction
+              expect(Object.keys(row)).toStrictEqual(['id', 'amount', 'status', 'created_at', 'updated_at'])
+              expect([row.amount, row.status]).toStrictEqual([original.amount, original.status])
+              for (const field of ['created_at', 'updated_at'] as const) {
+                expect(row[field]).toMatch(ROW_INSTANT)
+                expect(compareInstants(instant(row[field] as string), instant(original[field]))).toBe(0)
+              }
+              return original
+            })
+            const { reasons, ...reply } = respondIndexPage({ ...context, page, total })
+            const { reasons: expectedReasons, ...expectedReply } = expected
+            expect(reply).toStrictEqual(expectedReply)
+            // The same rules and details, but for page.records, which says where the rows came from.
+            const except = (rs: typeof reasons) => rs.map((x) => (x.rule === 'page.records' ? x.rule : x))
+            expect(except(reasons)).toStrictEqual(except(expectedReasons))
+            // The rows as the database wrote them make the same headers.
+            expect(respondIndexPage({ ...context, page: rows, total }).headers).toStrictEqual(expected.headers)
+            seen.pages++
+            if (page.length > 0) seen.nonEmpty++
+            if (tied(page, r.field)) seen.ties++
+            if (
+              r.filters.some(
+                (f) => (f.field === 'created_at' || f.field === 'updated_at') && f.picks.some((p) => p.ns % 1000 !== 0)
+              )
             )
-          )
-            seen.between++
-        }
-      }),
-      { numRuns: runs(50) }
-    )
-    // The runs reach what the property is about: pages with records, ties the id breaks,
-    // instants between microseconds, and the 400s and 416s planIndex answers alone.
-    expect(seen.nonEmpty / seen.pages, JSON.stringify(seen)).toBeGreaterThan(0.5)
-    expect(seen.ties / seen.pages, JSON.stringify(seen)).toBeGreaterThan(0.2)
-    expect(seen.between, JSON.stringify(seen)).toBeGreaterThan(10)
-    expect(seen.badRequest, JSON.stringify(seen)).toBeGreaterThan(0)
-    expect(seen.tooWide, JSON.stringify(seen)).toBeGreaterThan(0)
-  }, 120_000)
+              seen.between++
+          }
+        }),
+        { numRuns: runs(50) }
+      )
+      // The runs reach what the property is about: pages with records, ties the id breaks,
+      // instants between microseconds, and the 400s and 416s planIndex answers alone.
+      expect(seen.nonEmpty / seen.pages, JSON.stringify(seen)).toBeGreaterThan(0.5)
+      expect(seen.ties / seen.pages, JSON.stringify(seen)).toBeGreaterThan(0.2)
+      expect(seen.between, JSON.stringify(seen)).toBeGreaterThan(10)
+      expect(seen.badRequest, JSON.stringify(seen)).toBeGreaterThan(0)
+      expect(seen.tooWide, JSON.stringify(seen)).toBeGreaterThan(0)
+    },
+    timeoutFor(50, 120_000)
+  )
 })
 
 describe('budget-rules/sql on PostgreSQL (PGlite): the ends of the calendar and hostile values', () => {
