@@ -3,7 +3,8 @@ import { defineConfig, type Options } from 'tsup'
 // The entry points (R-80): the root (facades and client functions), `rules` (the typed layer),
 // `client` (no fp-ts, no io-ts), `sql` (page requests as SQL text), and `arbitraries` and
 // `conformance` (fast-check, a peer dependency: R-90, R-91), and `openapi` (the API's OpenAPI
-// document, R-100). Modules they share become
+// document, R-100), and `react-admin` (a data provider, R-101; ra-core, an optional peer, stays
+// external). Modules they share become
 // chunks, so a rule exists once. The CLI, the package's bin (which also serves the reference
 // server), is built apart: ESM only, no types, its own bundle of the core it uses.
 //
@@ -32,8 +33,10 @@ export default defineConfig([
       sql: 'src/sql.ts',
       arbitraries: 'src/arbitraries.ts',
       conformance: 'src/conformance.ts',
-      openapi: 'src/openapi.ts'
+      openapi: 'src/openapi.ts',
+      'react-admin': 'src/react-admin.ts'
     },
+    external: ['ra-core'],
     format: ['esm', 'cjs'],
     dts: true,
     clean: true
