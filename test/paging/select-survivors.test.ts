@@ -1,0 +1,230 @@
+import fc from 'fast-check'
+import { either } from 'fp-ts'
+import { describe, expect, it } from 'vitest'
+import { endpoints } from '../../src/paging/endpoint'
+import { firstK, selectPage } from '../../src/paging/select'
+import { runs } from '../runs'
+
+const tx = endpoints.bankTransactions
+
+/**
+ * The time limit of the tests over large windows: about ten times what they take on a busy
+ * machine, and far below the minutes a quadratic selection would take over them.
+ */
+const LIMIT = 30_000
+
+/** A comparator of numbers that counts its calls. */
+const counting = () => {
+  const counter = {
+    calls: 0,
+    cmp: (a: number, b: number): number => {
+      counter.calls++
+      return a - b
+    }
+  }
+  return counter
+}
+
+// firstK takes one sort of the items when the window is a large share of them (k * 8 >= n, its
+// JSDoc): a heap of k items then costs more than the sort. Array.prototype.sort compares each
+// item once in items already in order, forwards or backwards, which a heap never does.
+describe('firstK with a window that is a large share of the items', () => {
+  const n = 1024
+  const shapes: ReadonlyArray<[string, ReadonlyArray<number>]> = [
+    ['ascending', Array.from({ length: n }, (_, i) => i)],
+    ['descending', Array.from({ length: n }, (_, i) => n - i)],
+    ['shuffled', Array.from({ length: n }, (_, i) => (i * 769) % n)]
+  ]
+
+  it.each(shapes)('costs no more comparisons than one sort of the items: %s', (_, items) => {
+    // k = n / 8 is the smallest share sorted whole; past n, the window holds every item.
+    for (const k of [n / 8, n / 2, n, 2 * n]) {
+      const sort = counting()
+      const sorted = [...items].sort(sort.cmp)
+      const first = counting()
+      expect(firstK(items, k, first.cmp)).toEqual(sorted.slice(0, k))
+      expect(first.calls).toBeLessThanOrEqual(sort.calls)
+    }
+  })
+})
+
+// An item no smaller than the largest kept is turned away without being stored (the bounded
+// heap's doc): of items that tie, the first offered stay, and a tie costs one comparison.
+describe('firstK on items that tie', () => {
+  it('with k = 1, is the first of the smallest items in the order given', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 60 }), (keys) => {
+        const items = keys.map((key, at) => ({ key, at }))
+        let first = items[0] as { key: number; at: number }
+        for (const item of items) if (item.key < first.key) first = item
+        expect(firstK(items, 1, (a, b) => a.key - b.key)).toEqual([first])
+      }),
+      { numRuns: runs(200) }
+    )
+  })
+
+  it.each([1, 2, 64, 100])('compares each of equal items once, and the k kept once more to sort them (k = %i)', (k) => {
+    const items = Array.from({ length: 1024 }, () => 7)
+    const count = counting()
+    expect(firstK(items, k, count.cmp)).toEqual(Array.from({ length: k }, () => 7))
+    expect(count.calls).toBeLessThanOrEqual(items.length + k)
+  })
+})
+
+// The slots a window keeps its matches in are as many as it needs, never more than the records:
+// an array-like of a length no array could hold is read record by record like any other, and
+// its first bad record is the 500.
+describe('selectPage over an array-like of a length no array could hold', () => {
+  const record = {
+    id: 'tx-0',
+    amount: 5,
+    status: 'pending',
+    created_at: '2026-11-22T10:00:00Z',
+    updated_at: '2026-11-22T10:00:00Z'
+  }
+
+  it.each([2 ** 32, 2 ** 40, Number.MAX_SAFE_INTEGER])('length %d', (length) => {
+    const records = { length, 0: record, 1: 'tx-1' } as never
+    expect(selectPage(tx, records, [], { field: 'amount', order: 'asc' }, { start: 0, end: 5 })).toEqual(
+      either.left({ _tag: 'InternalError', rule: 'page.records', detail: 'record 1 has no valid shape' })
+    )
+  })
+})
+
+// A window of k matches makes room among 2k slots once they are full: the first k stay, found by
+// a quickselect whose pivot is the median of the range's first, middle and last slots, which
+// keeps the parts even over the shapes below. A pivot chosen otherwise (always one of the three,
+// or not their median) leaves, over one of these shapes, a part only a slot or a few shorter
+// each round: about k rounds over up to 2k slots, minutes for these windows. The page is right
+// either way; a pivot chosen badly shows as this test's time limit, far above what it takes.
+describe('selectPage: the last records of a large window over collections of several shapes', () => {
+  const k = 160_000
+  const n = 2 * k
+  const shapes: ReadonlyArray<[string, (i: number) => number]> = [
+    ['ascending', (i) => i],
+    ['ascending, then descending', (i) => (i < k ? 2 * i : 2 * (n - 1 - i) + 1)],
+    ['descending, then ascending', (i) => (i < k ? 2 * (k - i) : 2 * (i - k) + 1)],
+    ['descending, with the smallest in the middle', (i) => (i === (n - 1) >> 1 ? -1 : n - i)],
+    [
+      'descending, but for the middle record, which comes between the first four fifths and the rest',
+      (i) => (i === (n - 1) >> 1 ? -1 : i < (4 * n) / 5 ? 3 * n - i : -i)
+    ]
+  ]
+
+  it.each(shapes)(
+    '%s',
+    (_, amount) => {
+      const records = Array.from({ length: n }, (_, i) => ({
+        id: `tx-${String(i).padStart(6, '0')}`,
+        amount: amount(i),
+        status: 'pending',
+        created_at: '2026-11-22T10:00:00Z',
+        updated_at: '2026-11-22T10:00:00Z'
+      }))
+      const expected = [...records].sort((a, b) => a.amount - b.amount).slice(k - 3, k)
+      expect(selectPage(tx, records, [], { field: 'amount', order: 'asc' }, { start: k - 3, end: k })).toEqual(
+        either.right({ page: expected, total: n })
+      )
+    },
+    LIMIT
+  )
+})
+
+/** The order of the contract (R-47) over records of known positions: the key, then the id, both in the order's direction, then the position. */
+const byKeyIdPosition =
+  (direction: 1 | -1, key: (at: number) => number, id: (at: number) => string) =>
+  (a: number, b: number): number =>
+    direction * (key(a) - key(b)) || direction * (id(a) < id(b) ? -1 : id(a) > id(b) ? 1 : 0) || a - b
+
+// Once a window's k matches are kept, a match that does not come before the last of them is
+// turned away. Below, the first 2k records fill the slots in order and the first k stay; then k
+// - 1 matches come after the last kept (by the amount, by the id on an equal amount, by the
+// position when they are copies of it, by the nanoseconds of an instant), and one match comes
+// before all. Turned away, the k - 1 are never stored and room is never made again; stored,
+// they fill the slots once more, over which making room takes quadratic time (the quickselect's
+// median of three keeps taking a slot next to the smallest as pivot). The page is the same
+// either way; storing them shows as the time limit, far above what the test takes.
+describe('selectPage: matches after the last of a large window are turned away', () => {
+  const k = 160_000
+  const pad = (n: number) => String(n).padStart(6, '0')
+  const record = (id: string, amount: number, created_at = '2026-11-22T10:00:00Z') => ({
+    id,
+    amount,
+    status: 'pending',
+    created_at,
+    updated_at: '2026-11-22T10:00:00Z'
+  })
+  type Row = ReturnType<typeof record>
+
+  /** The page of the window [k - 3, k) by a full sort of the records' positions. */
+  const expectPage = (
+    records: ReadonlyArray<Row>,
+    order: 'asc' | 'desc',
+    field: 'amount' | 'created_at',
+    key: (at: number) => number
+  ) => {
+    const positions = Array.from({ length: records.length }, (_, at) => at)
+    positions.sort(byKeyIdPosition(order === 'asc' ? 1 : -1, key, (at) => (records[at] as Row).id))
+    expect(selectPage(tx, records, [], { field, order }, { start: k - 3, end: k })).toEqual(
+      either.right({ page: positions.slice(k - 3, k).map((at) => records[at]), total: records.length })
+    )
+  }
+
+  /** 2k records of amounts 10, 20, ... (negated for a descending order), then `after`, then one before all. */
+  const collection = (order: 'asc' | 'desc', after: (j: number, lastKept: Row) => Row): Array<Row> => {
+    const sign = order === 'asc' ? 1 : -1
+    const first = Array.from({ length: 2 * k }, (_, i) => record(`tx-1${pad(i)}`, sign * 10 * (i + 1)))
+    const lastKept = first[k - 1] as Row
+    return [...first, ...Array.from({ length: k - 1 }, (_, j) => after(j, lastKept)), record('tx-2', -sign)]
+  }
+
+  it(
+    'larger amounts, with smaller ids',
+    () => {
+      const records = collection('asc', (j) => record(`tx-0${pad(j)}`, 10 * (3 * k + j)))
+      expectPage(records, 'asc', 'amount', (at) => (records[at] as Row).amount)
+    },
+    LIMIT
+  )
+
+  it(
+    'the amount of the last kept, with larger ids',
+    () => {
+      const records = collection('asc', (j, last) => record(`tx-3${pad(j)}`, last.amount))
+      expectPage(records, 'asc', 'amount', (at) => (records[at] as Row).amount)
+    },
+    LIMIT
+  )
+
+  it.each(['asc', 'desc'] as const)(
+    'copies of the last kept, in %s order',
+    (order) => {
+      const records = collection(order, (_, last) => last)
+      expectPage(records, order, 'amount', (at) => (records[at] as Row).amount)
+    },
+    LIMIT
+  )
+
+  it(
+    'the second of the last kept instant, more nanoseconds, smaller ids',
+    () => {
+      // Instants one second apart, then the k - 1 in the second of the k-th with 1, 2, ... ns.
+      const base = Date.UTC(2026, 10, 22, 10, 0, 0)
+      const second = (s: number) => new Date(base + s * 1000).toISOString().slice(0, 19)
+      const keys: Array<number> = []
+      const records: Array<Row> = []
+      for (let i = 0; i < 2 * k; i++) {
+        keys.push((i + 1) * 1e9)
+        records.push(record(`tx-1${pad(i)}`, 0, `${second(i + 1)}Z`))
+      }
+      for (let j = 0; j < k - 1; j++) {
+        keys.push(k * 1e9 + j + 1)
+        records.push(record(`tx-0${pad(j)}`, 0, `${second(k)}.${String(j + 1).padStart(9, '0')}Z`))
+      }
+      keys.push(0)
+      records.push(record('tx-2', 0, `${second(0)}Z`))
+      expectPage(records, 'asc', 'created_at', (at) => keys[at] as number)
+    },
+    LIMIT
+  )
+})
