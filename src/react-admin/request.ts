@@ -199,6 +199,18 @@ const filterOf = (endpoint: Endpoint, key: string, value: unknown): FilterSpec |
 /** The parameter a filter becomes (buildQuery writes `$eq` as the bare field). */
 const parameterOf = (f: FilterSpec): string => (f.op === '$eq' ? f.field : `${f.field}[${f.op}]`)
 
+/**
+ * The filter's entries, an operator object spread out: a react-admin input named `amount.$gte`
+ * (its forms read a dot or brackets in a name as nesting) sets `{amount: {$gte: 1000}}`, which
+ * is `amount[$gte]`.
+ */
+const entriesOf = (filter: Readonly<Record<string, unknown>>): ReadonlyArray<readonly [string, unknown]> =>
+  Object.entries(filter).flatMap(([key, value]) =>
+    isJsonObject(value) && Object.keys(value).length > 0 && Object.keys(value).every((op) => op.startsWith('$'))
+      ? Object.entries(value).map(([op, v]) => [`${key}[${op}]`, v] as const)
+      : [[key, value] as const]
+  )
+
 const isWhole = (u: unknown, least: number): u is number => Number.isSafeInteger(u) && (u as number) >= least
 
 /** The query of a list call on `endpoint`, or the 400 of the part the service would refuse. */
@@ -233,7 +245,7 @@ const listQuery = (endpoint: Endpoint, params: Readonly<Record<string, unknown>>
   if (filter !== undefined && !isJsonObject(filter)) return refuse(400, `filter is ${describeValue(filter)}, not an object`)
   const filters: Array<FilterSpec> = []
   const sent = new Set<string>()
-  for (const [key, value] of Object.entries(filter ?? {})) {
+  for (const [key, value] of entriesOf(filter ?? {})) {
     // react-admin leaves an emptied filter input as undefined: no filter.
     if (value === undefined) continue
     const f = filterOf(endpoint, key, value)
@@ -277,6 +289,8 @@ const idText = (id: unknown): string | null =>
  * //=> { _tag: 'Refuse', status: 400, message: 'Requested page size 5000 exceeds maximum of 2000 (pagination.perPage)' }
  * planList('companies', { filter: { 'name[$gt]': 'A' } })
  * //=> { _tag: 'Refuse', status: 400, message: '$gt applies to integer and instant fields, not name' }
+ * planList('bank_transactions', { filter: { amount: { $lt: 9000 } } })
+ * //=> { _tag: 'Send', method: 'GET', path: '/v1/banking/bank_transactions?amount%5B%24lt%5D=9000', company: true }
  * planList('bank_transactions', { filter: { 'amount[$gte]': 1000, id: ['tx-1', 'tx-2'] } })
  * //=> { _tag: 'Send', method: 'GET', path: '/v1/banking/bank_transactions?amount%5B%24gte%5D=1000&id%5B%24in%5D=%5B%22tx-1%22%2C%22tx-2%22%5D', company: true }
  *

@@ -110,6 +110,28 @@ describe('getList (R-101)', () => {
     )
   })
 
+  it('spreads an operator object out, as react-admin forms set an input named amount.$gte', async () => {
+    const { calls, fetch } = replying(pageOf([], 0))
+    await provider(fetch).getList('bank_transactions', {
+      filter: { amount: { $gte: 1000, $lte: 2000 }, created_at: { $lt: '2026-11-22T00:00:00Z' }, status: 'pending' }
+    })
+    expect(calls[0]?.url).toBe(
+      `${BASE}/v1/banking/bank_transactions?amount%5B%24gte%5D=1000&amount%5B%24lte%5D=2000&created_at%5B%24lt%5D=2026-11-22T00%3A00%3A00Z&status=pending`
+    )
+    const refused = replying(pageOf([], 0))
+    expect(
+      await rejected(provider(refused.fetch).getList('bank_transactions', { filter: { amount: { gte: 1 } } }))
+    ).toMatchObject({
+      status: 400,
+      message: 'amount is an object, not an integer'
+    })
+    expect(await rejected(provider(refused.fetch).getList('bank_transactions', { filter: { amount: {} } }))).toMatchObject({
+      status: 400,
+      message: 'amount is an object, not an integer'
+    })
+    expect(refused.calls).toEqual([])
+  })
+
   it('leaves out what is not given: no window, no sort, an undefined filter value', async () => {
     const { calls, fetch } = replying(pageOf([], 0))
     await provider(fetch).getList('budgets', { filter: { name: undefined } })
