@@ -12,7 +12,7 @@
  * const doc = buildDocument(operations, {})
  * doc.openapi //=> '3.1.0'
  * Object.keys(doc.paths['/v1/budgets/{id}/top_up'].post.responses)
- * //=> ['200', '400', '401', '404', '409', '413', '422', '429', '500']
+ * //=> ['200', '400', '401', '404', '409', '413', '422', '429', '500', '503']
  *
  * @since 0.3.0
  */
@@ -93,7 +93,7 @@ const headers: Readonly<Record<string, JsonSchema>> = {
     schema: { type: 'string' }
   },
   'Retry-After': {
-    description: 'Seconds to wait before trying again.',
+    description: 'Whole seconds to wait before trying again.',
     required: true,
     schema: { type: 'string', pattern: '^\\d+$' }
   },
@@ -219,7 +219,7 @@ const responses = (operation: Operation): Record<string, JsonSchema> => {
     for (const status of statuses[r.kind]) byStatus.set(status, [...(byStatus.get(status) ?? []), r])
   const common = (status: number) => ({
     'X-Request-Id': ref('headers', 'X-Request-Id'),
-    ...(status === 429 ? { 'Retry-After': ref('headers', 'Retry-After') } : {}),
+    ...(status === 429 || status === 503 ? { 'Retry-After': ref('headers', 'Retry-After') } : {}),
     ...(operation.idempotent ? { 'Idempotent-Replayed': ref('headers', 'Idempotent-Replayed') } : {})
   })
   const out: Record<string, JsonSchema> = {}
@@ -259,6 +259,17 @@ const responses = (operation: Operation): Record<string, JsonSchema> => {
       headers: common(413),
       content: { [JSON_MEDIA]: { schema: ref('schemas', 'PayloadTooLarge') } }
     }
+  // Any operation, when the server's database is away (R-110), beside what the rules give at 503.
+  const unavailable = ref('schemas', 'ServiceUnavailable')
+  const upstream = out['503'] as { description: string; content?: Record<string, { schema: JsonSchema }> } | undefined
+  const also = upstream?.content?.[JSON_MEDIA]?.schema
+  out['503'] = {
+    description: `${upstream === undefined ? '' : `${upstream.description}; `}the database unavailable: \`{error: "service_unavailable", message}\`, retry after Retry-After seconds`,
+    headers: common(503),
+    ...(upstream !== undefined && also === undefined
+      ? {}
+      : { content: { [JSON_MEDIA]: { schema: also === undefined ? unavailable : { anyOf: [also, unavailable] } } } })
+  }
   const success = operation.success
   const item = ref('schemas', success.name)
   const index = operation.index
@@ -378,6 +389,9 @@ export const buildDocument = (operations: ReadonlyArray<Operation>, options: Doc
   const schemas = {
     ...problems,
     ...(referred.includes('"#/components/schemas/PayloadTooLarge"') ? { PayloadTooLarge: errorBody('payload_too_large') } : {}),
+    ...(referred.includes('"#/components/schemas/ServiceUnavailable"')
+      ? { ServiceUnavailable: errorBody('service_unavailable') }
+      : {}),
     ...Object.fromEntries(operations.map((o) => [o.success.name, o.success.schema]))
   }
   return sorted({

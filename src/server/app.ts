@@ -37,10 +37,11 @@ import { BudgetContext, type BudgetReply, scopedBudget, settleBudget } from '../
 import { respondWith } from '../facade/context'
 import { map } from '../decision/trail'
 import { pageQuery } from '../sql/page-query'
-import type { Database, Queryable } from '../store/database'
+import { type Database, isDatabaseUnavailable, type Queryable } from '../store/database'
 import { keyHash } from '../store/seed'
 import * as store from '../store/store'
 import { CONFORMANCE_PATH, conformanceHook, SEED_LIMIT_BYTES } from './conformance'
+import { adminRoutes } from './admin'
 import { explorerRoutes } from './explorer'
 import { openApiRoutes } from './openapi'
 import { rateLimiter } from './rate-limit'
@@ -55,8 +56,10 @@ export interface AppOptions {
   readonly database: Database
   /** The server's clock: `today` of each company, the rate limit's windows, instants written. */
   readonly clock: () => Date
-  /** Requests a minute per API key (per client address without one). */
+  /** Requests a minute per API key (per client address without one), across every instance on the database. */
   readonly rateLimitPerMinute: number
+  /** How long an Idempotency-Key is remembered; a key older than this is a new request. */
+  readonly idempotencyTtlHours: number
   /** The largest request body read, in bytes. */
   readonly bodyLimitBytes: number
   /** Told of every exception that became a 500, with the request's id. */
@@ -82,6 +85,9 @@ type Env = { Bindings: HttpBindings; Variables: { requestId: string } }
 const respondBudget: (context: BudgetContext) => BudgetReply = respondWith(BudgetContext, (c) =>
   settleBudget(c.request_id, map(({ budget }: { readonly budget: Budget }) => budget)(scopedBudget(c)))
 )
+
+/** The seconds a 503 asks a client to wait while the database is away (R-110: within 10). */
+export const RETRY_AFTER_UNAVAILABLE_S = 5
 
 const CORS_EXPOSED = 'Content-Range, X-Total-Count, X-Request-Id, Retry-After'
 const CORS_ALLOWED_HEADERS = 'Authorization, Content-Type, company-id, Idempotency-Key'
@@ -136,7 +142,7 @@ const rawBody = async (c: Context): Promise<string> => utf8.decode(await c.req.a
  */
 export const buildApp = (options: AppOptions): Hono<Env> => {
   const { database: db, clock } = options
-  const { admit } = rateLimiter(options.rateLimitPerMinute, clock)
+  const { admit } = rateLimiter(db, options.rateLimitPerMinute, clock)
   const app = new Hono<Env>()
   const hook = options.conformance === true ? conformanceHook(db) : null
   /** The scenario seeded last under the conformance hook, or null. */
@@ -195,7 +201,8 @@ export const buildApp = (options: AppOptions): Hono<Env> => {
             key_sha256: claim,
             idempotency_key: idempotencyKey as string,
             fingerprint,
-            now: clock().toISOString()
+            now: clock().toISOString(),
+            expired_before: new Date(clock().getTime() - options.idempotencyTtlHours * 3_600_000).toISOString()
           })
           if (kept !== null) return replay(requestId, kept, fingerprint)
         }
@@ -256,7 +263,9 @@ export const buildApp = (options: AppOptions): Hono<Env> => {
   app.use('*', async (c, next) => {
     if (hook !== null) return next()
     const key = bearerKey(c.req.raw.headers)
-    const retryAfter = admit(key === undefined ? `address ${String(c.env.incoming.socket.remoteAddress)}` : `key ${keyHash(key)}`)
+    const retryAfter = await admit(
+      key === undefined ? `address ${String(c.env.incoming.socket.remoteAddress)}` : `key ${keyHash(key)}`
+    )
     if (retryAfter === null) return next()
     return send(
       respondServiceRefusal({ refusal: { kind: 'rate_limited', retry_after_s: retryAfter }, request_id: c.get('requestId') })
@@ -470,6 +479,7 @@ export const buildApp = (options: AppOptions): Hono<Env> => {
 
   // The decision explorer (the page built by scripts/explorer.ts) at `/`.
   explorerRoutes(app)
+  adminRoutes(app)
 
   // The API's OpenAPI document at /openapi.json, and its reference page at /docs.
   openApiRoutes(app)
@@ -479,6 +489,16 @@ export const buildApp = (options: AppOptions): Hono<Env> => {
   app.notFound((c) => send(problem(404, c.get('requestId'), 'not_found', `No route for ${c.req.method} ${c.req.path}`)))
 
   app.onError((error, c) => {
+    if (isDatabaseUnavailable(error)) {
+      // The pool opens a new connection for the next request: nothing to restart (R-110).
+      const reply = problem(
+        503,
+        c.get('requestId'),
+        'service_unavailable',
+        'The database is unavailable; retry after Retry-After seconds'
+      )
+      return send({ ...reply, headers: { ...reply.headers, 'Retry-After': String(RETRY_AFTER_UNAVAILABLE_S) } })
+    }
     options.report(error, c.get('requestId'))
     return send(problem(500, c.get('requestId'), 'internal_error', 'Internal server error'))
   })

@@ -12,6 +12,7 @@ import { serve as listenOn } from '@hono/node-server'
 import { type Database, openDatabase } from '../store/database'
 import { migrate } from '../store/migrations'
 import { seedWhenEmpty } from '../store/seed'
+import { purgeExpired } from '../store/store'
 import { buildApp } from './app'
 
 /** What {@link serve} takes; every field has a default. */
@@ -26,8 +27,10 @@ export interface ServeOptions {
   readonly databaseUrl?: string
   /** The server's clock; the system's by default. */
   readonly clock?: () => Date
-  /** Requests a minute per API key; 600 by default. */
+  /** Requests a minute per API key, across every instance on the database; 600 by default. */
   readonly rateLimitPerMinute?: number
+  /** Hours an Idempotency-Key is remembered; 24 by default. Older keys are purged. */
+  readonly idempotencyTtlHours?: number
   /**
    * Test mode: the conformance hook (PUT /__conformance/state, ./conformance.ts), which lets
    * anyone reaching the server set its data and every request's session. False by default.
@@ -49,6 +52,10 @@ export const BODY_LIMIT_BYTES = 65_536
 export const DEFAULT_RATE_LIMIT = 600
 /** How long `close` waits for requests under way before it cuts their connections, by default. */
 export const DRAIN_MS = 10_000
+/** Hours an Idempotency-Key is remembered unless told otherwise. */
+export const DEFAULT_IDEMPOTENCY_TTL_HOURS = 24
+/** How often each instance purges what has expired (idempotency keys, rate-limit windows). */
+export const PURGE_EVERY_MS = 60_000
 
 /**
  * Listens with the app over a database already migrated and seeded; `close` closes the database
@@ -65,10 +72,12 @@ export const listen = (
   } = {}
 ): Promise<Served> => {
   const host = options.host ?? '127.0.0.1'
+  const clock = options.clock ?? (() => new Date())
   const app = buildApp({
     database,
-    clock: options.clock ?? (() => new Date()),
+    clock,
     rateLimitPerMinute: options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT,
+    idempotencyTtlHours: options.idempotencyTtlHours ?? DEFAULT_IDEMPOTENCY_TTL_HOURS,
     bodyLimitBytes: BODY_LIMIT_BYTES,
     conformance: options.conformance ?? false,
     report:
@@ -77,10 +86,17 @@ export const listen = (
         console.error(`request ${requestId} failed:`, error)
       })
   })
+  // Any instance may purge, any number of times; a failure (the database away) waits for the next.
+  const ttlMs = (options.idempotencyTtlHours ?? DEFAULT_IDEMPOTENCY_TTL_HOURS) * 3_600_000
+  const purge = (): Promise<number> =>
+    purgeExpired(database, clock().toISOString(), new Date(clock().getTime() - ttlMs).toISOString()).catch(() => 0)
+  const purging = setInterval(() => void purge(), PURGE_EVERY_MS)
+  purging.unref()
   return new Promise((resolve, reject) => {
     const server = listenOn({ fetch: app.fetch, port: options.port ?? 0, hostname: host }, (info: AddressInfo) => {
       server.off('error', reject)
       const close = async (): Promise<void> => {
+        clearInterval(purging)
         await new Promise<void>((done) => {
           // Idle keep-alive connections are closed now, busy ones as soon as their reply is out;
           // past drainMs, whatever is left is cut.

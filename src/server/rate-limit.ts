@@ -1,43 +1,31 @@
 /**
  * The per-key rate limit: at most `perMinute` requests in each window of 60 seconds that starts
- * with a key's first request. In memory, per process: the reference server is one process.
+ * with a key's first request. Kept in the database (`rate_limits`, one atomic upsert a request),
+ * so that any number of instances on one PostgreSQL admit `perMinute` a key together (R-110).
  *
  * @since 0.2.0
  */
+import type { Queryable } from '../store/database'
+import { countRequest } from '../store/store'
 
 const WINDOW_MS = 60_000
-/** Past this many keys, windows that have ended are dropped, so the map stays small. */
-const PRUNE_ABOVE = 10_000
 
-/** A rate limiter: `admit` one request of a key; `tracked`, the keys it holds a window for. */
+/** A rate limiter: `admit` one request of a key. */
 export interface RateLimiter {
   /** Null when the request may go on, else the whole seconds (at least 1) until the key's window ends. */
-  readonly admit: (key: string) => number | null
-  readonly tracked: () => number
+  readonly admit: (key: string) => Promise<number | null>
 }
 
 /**
- * A limiter over a clock.
+ * A limiter over a database and a clock.
  *
- * @example
- * const { admit } = rateLimiter(1, () => new Date('2026-11-23T12:00:00Z'))
- * admit('k') //=> null
- * admit('k') //=> 60
+ * Used as `const { admit } = rateLimiter(db, 600, () => new Date())`, then
+ * `await admit('key ' + hash)`: null, or the seconds to wait.
  */
-export const rateLimiter = (perMinute: number, clock: () => Date): RateLimiter => {
-  const windows = new Map<string, { start: number; count: number }>()
-  return {
-    admit: (key) => {
-      const now = clock().getTime()
-      if (windows.size > PRUNE_ABOVE) for (const [k, w] of windows) if (now - w.start >= WINDOW_MS) windows.delete(k)
-      let window = windows.get(key)
-      if (window === undefined || now - window.start >= WINDOW_MS) {
-        window = { start: now, count: 0 }
-        windows.set(key, window)
-      }
-      window.count++
-      return window.count <= perMinute ? null : Math.max(1, Math.ceil((window.start + WINDOW_MS - now) / 1000))
-    },
-    tracked: () => windows.size
+export const rateLimiter = (db: Queryable, perMinute: number, clock: () => Date): RateLimiter => ({
+  admit: async (key) => {
+    const now = clock()
+    const { count, window_ms } = await countRequest(db, key, now.toISOString())
+    return count <= perMinute ? null : Math.max(1, Math.ceil((window_ms + WINDOW_MS - now.getTime()) / 1000))
   }
-}
+})

@@ -54,3 +54,21 @@ export const openDatabase = async (options: DatabaseOptions): Promise<Database> 
   options.databaseUrl !== undefined && options.databaseUrl !== ''
     ? (await import('./postgres')).openPostgres(options.databaseUrl)
     : (await import('./pglite')).openPGlite(options.dataDir)
+
+/** Error codes of a lost or refused connection: the socket's, and PostgreSQL's classes 08 and 57P. */
+const UNAVAILABLE_CODES = /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENOTCONN|08\d{3}|57P0[123])$/
+const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|not queryable|PGlite is closed/
+
+/**
+ * Whether `error` says the database cannot be reached now (refused, dropped, shut down, closed),
+ * as opposed to a statement that failed: the server answers the first with a 503 and Retry-After
+ * (R-110), the second with a 500.
+ */
+export const isDatabaseUnavailable = (error: unknown): boolean => {
+  if (error === null || typeof error !== 'object') return false
+  const { code, message } = error as { code?: unknown; message?: unknown }
+  return (
+    (typeof code === 'string' && UNAVAILABLE_CODES.test(code)) ||
+    (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message))
+  )
+}

@@ -144,6 +144,22 @@ export const migrations: ReadonlyArray<Migration> = [
       CREATE TRIGGER bank_transactions_counted_delete AFTER DELETE ON bank_transactions
         REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION count_bank_transactions();
     `
+  },
+  {
+    version: 3,
+    name: 'rate limits shared by every instance, idempotency keys purged by age',
+    sql: `
+      -- One row per API key (or client address): the start of its window of 60 seconds and the
+      -- requests counted in it, taken by one atomic upsert per request, whichever instance answers.
+      CREATE TABLE rate_limits (
+        key text PRIMARY KEY,
+        window_start timestamptz NOT NULL,
+        count integer NOT NULL CHECK (count > 0)
+      );
+      CREATE INDEX rate_limits_window_start ON rate_limits (window_start);
+      -- Keys older than IDEMPOTENCY_TTL_HOURS are purged by age.
+      CREATE INDEX idempotency_keys_created_at ON idempotency_keys (created_at);
+    `
   }
 ]
 
@@ -152,8 +168,12 @@ export const migrations: ReadonlyArray<Migration> = [
  * transaction-scoped advisory lock, so two servers starting on one PostgreSQL apply each once.
  */
 export const migrate = async (db: Database): Promise<ReadonlyArray<number>> => {
-  await db.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`)
+  // Under the lock too: two servers creating the table at once would collide in the catalogue.
+  await db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock(20261123)')
+    await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`)
+  })
   const applied: Array<number> = []
   for (const m of migrations) {
     const ran = await db.transaction(async (tx) => {

@@ -25,6 +25,8 @@ export const openPostgres = async (connectionString: string): Promise<Database> 
   const pool = new pg.Pool({
     connectionString,
     max: 10,
+    // A server that does not answer is a 503 within seconds, never a request that hangs.
+    connectionTimeoutMillis: 5_000,
     // Each connection reads instants in UTC, whatever the server's default.
     options: '-c TimeZone=UTC',
     types: { getTypeParser: typeParser as typeof pg.types.getTypeParser }

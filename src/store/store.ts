@@ -186,8 +186,14 @@ export const saveRole = async (tx: Queryable, companyId: string, userId: string,
  */
 export const claimIdempotencyKey = async (
   tx: Queryable,
-  claim: { key_sha256: string; idempotency_key: string; fingerprint: string; now: string }
+  claim: { key_sha256: string; idempotency_key: string; fingerprint: string; now: string; expired_before: string }
 ): Promise<KeptReply | null> => {
+  // A key kept longer than its time to live is forgotten: its reuse is a new request.
+  await tx.query('DELETE FROM idempotency_keys WHERE key_sha256 = $1 AND idempotency_key = $2 AND created_at < $3', [
+    claim.key_sha256,
+    claim.idempotency_key,
+    claim.expired_before
+  ])
   const inserted = await tx.query(
     `INSERT INTO idempotency_keys (key_sha256, idempotency_key, fingerprint, created_at) VALUES ($1, $2, $3, $4)
      ON CONFLICT DO NOTHING RETURNING 1`,
@@ -217,4 +223,32 @@ export const keepReply = async (
     'UPDATE idempotency_keys SET status = $3, headers = $4, body = $5 WHERE key_sha256 = $1 AND idempotency_key = $2',
     [kept.key_sha256, kept.idempotency_key, kept.status, JSON.stringify(kept.headers), kept.body]
   )
+}
+
+/**
+ * Counts one request of `key` in its window of 60 seconds, in one atomic upsert that every
+ * instance on the database shares. A window that does not hold `now` (it ended, or it starts
+ * more than a minute after `now`: a clock far behind) starts again at `now`. Returns the requests
+ * counted in the window, this one included, and when the window started (ms since the epoch).
+ */
+export const countRequest = async (db: Queryable, key: string, now: string): Promise<{ count: number; window_ms: number }> => {
+  const rows = await db.query<{ count: number; window_ms: number }>(
+    `INSERT INTO rate_limits AS r (key, window_start, count) VALUES ($1, $2, 1)
+     ON CONFLICT (key) DO UPDATE SET
+       window_start = CASE WHEN abs(extract(epoch FROM $2::timestamptz - r.window_start)) >= 60 THEN $2::timestamptz ELSE r.window_start END,
+       count = CASE WHEN abs(extract(epoch FROM $2::timestamptz - r.window_start)) >= 60 THEN 1 ELSE r.count + 1 END
+     RETURNING count, (extract(epoch FROM window_start) * 1000)::float8 AS window_ms`,
+    [key, now]
+  )
+  return rows[0] as { count: number; window_ms: number }
+}
+
+/**
+ * Forgets what has expired: idempotency keys created before `idempotencyBefore`, and rate-limit
+ * windows that ended before `now`. Any instance may run it, any number of times.
+ */
+export const purgeExpired = async (db: Queryable, now: string, idempotencyBefore: string): Promise<number> => {
+  const keys = await db.query('DELETE FROM idempotency_keys WHERE created_at < $1 RETURNING 1', [idempotencyBefore])
+  await db.query(`DELETE FROM rate_limits WHERE window_start <= $1::timestamptz - interval '60 seconds'`, [now])
+  return keys.length
 }

@@ -29,20 +29,20 @@ const parameterNames = (o: Record<string, unknown>) =>
  * The statuses of each operation, from the contract: section 4 (401, 404) on all; the rows of
  * section 5 for the update; section 7 for money; section 8 for an index (400, 416); section 12
  * for roles, authorizations and recipients; the server's own 413 (a body), 429 (every route)
- * and 500; an Idempotency-Key's 400 and 422.
+ * and 500, its 503 when the database is away (R-110); an Idempotency-Key's 400 and 422.
  */
 const expectedStatuses: Readonly<Record<string, ReadonlyArray<string>>> = {
-  'patch /v1/budgets/{id}': ['200', '400', '401', '403', '404', '409', '412', '413', '422', '429', '500'],
-  'post /v1/budgets/{id}/top_up': ['200', '400', '401', '404', '409', '413', '422', '429', '500'],
-  'post /v1/budgets/{id}/withdraw': ['200', '400', '401', '404', '409', '413', '422', '429', '500'],
-  'patch /v1/budgets/{id}/amount': ['200', '400', '401', '404', '409', '413', '422', '429', '500'],
-  'get /v1/budgets/{id}': ['200', '401', '404', '429', '500'],
-  'get /v1/budgets': ['200', '400', '401', '404', '416', '429', '500'],
-  'get /v1/banking/bank_transactions': ['200', '400', '401', '404', '416', '429', '500'],
-  'post /v1/banking/bank_transactions/{id}/authorize': ['200', '400', '401', '404', '409', '422', '429', '500'],
-  'post /v1/banking/bank_recipients': ['201', '400', '401', '404', '409', '413', '422', '429', '500'],
-  'get /v1/companies': ['200', '400', '401', '404', '416', '429', '500'],
-  'patch /v1/companies/{id}/memberships/{user_id}': ['200', '400', '401', '403', '404', '413', '422', '429', '500']
+  'patch /v1/budgets/{id}': ['200', '400', '401', '403', '404', '409', '412', '413', '422', '429', '500', '503'],
+  'post /v1/budgets/{id}/top_up': ['200', '400', '401', '404', '409', '413', '422', '429', '500', '503'],
+  'post /v1/budgets/{id}/withdraw': ['200', '400', '401', '404', '409', '413', '422', '429', '500', '503'],
+  'patch /v1/budgets/{id}/amount': ['200', '400', '401', '404', '409', '413', '422', '429', '500', '503'],
+  'get /v1/budgets/{id}': ['200', '401', '404', '429', '500', '503'],
+  'get /v1/budgets': ['200', '400', '401', '404', '416', '429', '500', '503'],
+  'get /v1/banking/bank_transactions': ['200', '400', '401', '404', '416', '429', '500', '503'],
+  'post /v1/banking/bank_transactions/{id}/authorize': ['200', '400', '401', '404', '409', '422', '429', '500', '503'],
+  'post /v1/banking/bank_recipients': ['201', '400', '401', '404', '409', '413', '422', '429', '500', '503'],
+  'get /v1/companies': ['200', '400', '401', '404', '416', '429', '500', '503'],
+  'patch /v1/companies/{id}/memberships/{user_id}': ['200', '400', '401', '403', '404', '413', '422', '429', '500', '503']
 }
 
 describe('openApiDocument', () => {
@@ -123,7 +123,7 @@ describe('openApiDocument', () => {
           ].includes(o['operationId'] as string)
           const expected = [
             'X-Request-Id',
-            ...(status === '429' ? ['Retry-After'] : []),
+            ...(status === '429' || status === '503' ? ['Retry-After'] : []),
             ...(idempotent ? ['Idempotent-Replayed'] : []),
             ...(index && status === '200' ? ['Access-Control-Expose-Headers', 'Content-Range', 'X-Total-Count'] : [])
           ].sort()
@@ -203,8 +203,18 @@ describe('openApiDocument', () => {
       description: '`service.guard`: an empty body',
       headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } }
     })
-    expect(got.responses['503']?.['content']).toEqual({
-      'application/json': { schema: { $ref: '#/components/schemas/Upstream' } }
+    expect(got.responses['503']).toEqual({
+      description:
+        '`service.upstream`: `{error: "upstream_unavailable", message}`; the database unavailable: `{error: "service_unavailable", message}`, retry after Retry-After seconds',
+      headers: {
+        'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+        'Retry-After': { $ref: '#/components/headers/Retry-After' }
+      },
+      content: {
+        'application/json': {
+          schema: { anyOf: [{ $ref: '#/components/schemas/Upstream' }, { $ref: '#/components/schemas/ServiceUnavailable' }] }
+        }
+      }
     })
   })
 

@@ -127,7 +127,10 @@ describe('the facades against the document', () => {
       seen.set(id, (seen.get(id) ?? new Set()).add(reply.status))
       expect(breaches(id, reply), `${id} ${reply.status}`).toEqual([])
     }
+    const enrolled = { rut: '12.345.678-5', account_number: '00-123-456', bank_id: 'bank-1', name: 'Ana' }
     const recipient = fc.oneof(
+      // the one already enrolled, in another spelling: a 409 when the caller may enroll
+      fc.constant({ bank_recipient: enrolled }),
       fc.record({
         bank_recipient: fc.record({
           rut: fc.constantFrom('12.345.678-5', '12345678-5', '1-9', 'x'),

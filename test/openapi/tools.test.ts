@@ -88,6 +88,7 @@ describe('the reference server', () => {
       database,
       clock: () => new Date(0),
       rateLimitPerMinute: 1,
+      idempotencyTtlHours: 1,
       bodyLimitBytes: 1,
       report: () => undefined
     })
