@@ -16,6 +16,14 @@ import { describeValue } from '../json/describe'
 import { CliError } from './input'
 import type { Io } from './io'
 
+/** A whole number from 1 given in `env[name]`, or undefined when it is not set. */
+const positive = (env: Readonly<Record<string, string | undefined>>, name: string): number | undefined => {
+  const text = env[name]
+  if (text === undefined || text === '') return undefined
+  if (!/^[1-9]\d{0,8}$/.test(text)) throw new CliError(`${name} is ${describeValue(text)}, not a whole number from 1`)
+  return Number(text)
+}
+
 const DEFAULT_PORT = 3000
 const DEFAULT_DATA_DIR = '.data'
 const MAX_PORT = 65535
@@ -26,6 +34,9 @@ const MAX_PORT = 65535
  * @example
  * serveOptions({}) //=> { port: 3000, dataDir: '.data' }
  * serveOptions({ CONFORMANCE: '1' }) //=> { port: 3000, dataDir: '.data', conformance: true }
+ * serveOptions({ RATE_LIMIT_PER_MINUTE: '30', IDEMPOTENCY_TTL_HOURS: '1' }) //=> { port: 3000, dataDir: '.data', rateLimitPerMinute: 30, idempotencyTtlHours: 1 }
+ * (() => { try { return serveOptions({ RATE_LIMIT_PER_MINUTE: '0' }) } catch (e) { return String(e) } })()
+ * //=> 'CliError: RATE_LIMIT_PER_MINUTE is "0", not a whole number from 1'
  * (() => { try { return serveOptions({ PORT: 'http' }) } catch (e) { return String(e) } })()
  * //=> 'CliError: PORT is "http", not a port number from 0 to 65535'
  *
@@ -33,15 +44,26 @@ const MAX_PORT = 65535
  */
 export const serveOptions = (
   env: Readonly<Record<string, string | undefined>>
-): { port: number; dataDir: string; databaseUrl?: string; conformance?: true } => {
+): {
+  port: number
+  dataDir: string
+  databaseUrl?: string
+  rateLimitPerMinute?: number
+  idempotencyTtlHours?: number
+  conformance?: true
+} => {
   const port =
     env.PORT === undefined || env.PORT === '' ? DEFAULT_PORT : /^\d{1,5}$/.test(env.PORT) ? Number(env.PORT) : Number.NaN
   if (!(port <= MAX_PORT)) throw new CliError(`PORT is ${describeValue(env.PORT)}, not a port number from 0 to ${MAX_PORT}`)
   const dataDir = env.DATA_DIR === undefined || env.DATA_DIR === '' ? DEFAULT_DATA_DIR : env.DATA_DIR
+  const rateLimitPerMinute = positive(env, 'RATE_LIMIT_PER_MINUTE')
+  const idempotencyTtlHours = positive(env, 'IDEMPOTENCY_TTL_HOURS')
   return {
     port,
     dataDir,
     ...(env.DATABASE_URL === undefined || env.DATABASE_URL === '' ? {} : { databaseUrl: env.DATABASE_URL }),
+    ...(rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute }),
+    ...(idempotencyTtlHours === undefined ? {} : { idempotencyTtlHours }),
     ...(env.CONFORMANCE === '1' ? { conformance: true as const } : {})
   }
 }
@@ -55,7 +77,9 @@ export const serveOptions = (
 export const serveCommand = (program: Command, io: Io): Command =>
   program
     .command('serve')
-    .description('start the reference server (PORT, default 3000; DATA_DIR, default .data; DATABASE_URL; CONFORMANCE=1)')
+    .description(
+      'start the reference server (PORT, default 3000; DATA_DIR, default .data; DATABASE_URL; RATE_LIMIT_PER_MINUTE, default 600; IDEMPOTENCY_TTL_HOURS, default 24; CONFORMANCE=1)'
+    )
     .option('--conformance', 'test mode: the conformance hook (PUT /__conformance/state), never in production')
     .action(async (flags: { conformance?: boolean }) => {
       const options = { ...serveOptions(io.env), ...(flags.conformance === true ? { conformance: true as const } : {}) }
