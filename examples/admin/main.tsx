@@ -1,0 +1,379 @@
+/**
+ * The admin console: react-admin 5 over the reference server through budget-rules/react-admin,
+ * with the rules in the browser. The API key and company typed in on the login page are kept by
+ * the authProvider (localStorage); transactions are listed, paged, sorted and filtered as the
+ * service spells it; a budget is shown with its next periods drawn as the SVG timeline, and
+ * edited with the inputs its caller may not change disabled (permittedUpdateFields) and a
+ * preview of the periods a recurrence change gives (respondBudgetUpdate, then upcomingPeriods,
+ * run here, before anything is sent). scripts/admin.ts bundles it into dist/admin/; the server
+ * serves it at /admin/ (src/server/admin.ts).
+ */
+import { type ReactNode, useEffect, useState } from 'react'
+import { createRoot } from 'react-dom/client'
+import { useWatch } from 'react-hook-form'
+import {
+  Admin,
+  type AuthProvider,
+  Datagrid,
+  type DataProvider,
+  DateInput,
+  Edit,
+  EditButton,
+  Form,
+  HttpError,
+  List,
+  Login,
+  NumberField,
+  NumberInput,
+  Resource,
+  SaveButton,
+  SelectInput,
+  Show,
+  SimpleForm,
+  SimpleShowLayout,
+  TextField,
+  TextInput,
+  Toolbar,
+  TopToolbar,
+  useLogin,
+  useNotify,
+  useRecordContext
+} from 'react-admin'
+import { type Budget, permittedUpdateFields, respondBudgetUpdate } from '../../src/index'
+import { reactAdminDataProvider } from '../../src/react-admin'
+import { periodsSvg } from '../../src/timeline/svg'
+
+// -------------------------------------------------------------------------------------
+// signing in: the API key and the company, kept in localStorage
+// -------------------------------------------------------------------------------------
+
+const STORAGE_KEY = 'budget-rules.admin'
+
+interface Credentials {
+  readonly token: string
+  readonly companyId: string
+  readonly companyName: string
+}
+
+const signedIn = (): Credentials | null => {
+  try {
+    const c = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? 'null') as Credentials | null
+    return c !== null && typeof c.token === 'string' && typeof c.companyId === 'string' ? c : null
+  } catch {
+    return null
+  }
+}
+
+const providerFor = (token: string, companyId: string) =>
+  reactAdminDataProvider({ url: window.location.origin, token, companyId })
+
+const authProvider: AuthProvider = {
+  // The key is good for the company when the company is among the key's own (GET /v1/companies).
+  login: async ({ token, companyId }: { token?: string; companyId?: string }) => {
+    if (token === undefined || token === '' || companyId === undefined || companyId === '')
+      throw new Error('Type in an API key and a company id')
+    const { data } = await providerFor(token, companyId).getList<{ id: string; name: string }>('companies', {
+      pagination: { page: 1, perPage: 1 },
+      filter: { id: companyId }
+    })
+    const company = data[0]
+    if (company === undefined) throw new Error(`${companyId} is not a company of this API key`)
+    localStorage.setItem(STORAGE_KEY, JSON.stringify({ token, companyId, companyName: company.name }))
+  },
+  logout: () => {
+    localStorage.removeItem(STORAGE_KEY)
+    return Promise.resolve()
+  },
+  checkAuth: () => (signedIn() === null ? Promise.reject(new Error('Sign in')) : Promise.resolve()),
+  // Only an empty 401 is a key the service no longer takes; a 401 with a body is an action the
+  // caller may not take (`Unauthorized (401)`), shown as the service words it.
+  checkError: (error: unknown) => {
+    if (error instanceof HttpError && error.status === 401 && error.body === null) {
+      localStorage.removeItem(STORAGE_KEY)
+      return Promise.reject(error)
+    }
+    return Promise.resolve()
+  },
+  getIdentity: () => {
+    const c = signedIn()
+    return c === null ? Promise.reject(new Error('Sign in')) : Promise.resolve({ id: c.token, fullName: `${c.token} at ${c.companyName}` })
+  }
+}
+
+const METHODS = ['getList', 'getOne', 'getMany', 'getManyReference', 'update', 'updateMany', 'create', 'delete', 'deleteMany'] as const
+
+/** The provider of whoever is signed in, built for each call (signing in again changes it). */
+const dataProvider = Object.fromEntries(
+  METHODS.map((method) => [
+    method,
+    (resource: string, params: unknown) => {
+      const c = signedIn()
+      if (c === null) return Promise.reject(new HttpError('Sign in', 401, null))
+      return (providerFor(c.token, c.companyId)[method] as (r: string, p: unknown) => Promise<unknown>)(resource, params)
+    }
+  ])
+) as unknown as DataProvider
+
+const LoginPage = () => {
+  const login = useLogin()
+  const notify = useNotify()
+  return (
+    <Login>
+      <Form
+        onSubmit={(values: Record<string, unknown>) => {
+          login(values).catch((error: unknown) => {
+            notify(error instanceof Error ? error.message : 'Could not sign in', { type: 'error' })
+          })
+        }}
+      >
+        <div style={{ padding: '0 1em 1em', display: 'flex', flexDirection: 'column' }}>
+          <TextInput source="token" label="API key" autoComplete="off" />
+          <TextInput source="companyId" label="Company id" defaultValue="c-acme" />
+          <SaveButton label="Sign in" icon={<span />} alwaysEnable />
+        </div>
+      </Form>
+    </Login>
+  )
+}
+
+// -------------------------------------------------------------------------------------
+// transactions
+// -------------------------------------------------------------------------------------
+
+/** A calendar date typed in, as the instant of its midnight UTC (the service filters instants). */
+const midnight = (date: unknown) => (typeof date === 'string' && date !== '' ? `${date}T00:00:00Z` : undefined)
+const asDate = (instant: unknown) => (typeof instant === 'string' ? instant.slice(0, 10) : '')
+
+const transactionFilters = [
+  <SelectInput
+    key="status"
+    source="status"
+    choices={[
+      { id: 'pending', name: 'pending' },
+      { id: 'authorized', name: 'authorized' }
+    ]}
+    alwaysOn
+  />,
+  <NumberInput key="amount-from" source="amount.$gte" label="Amount from" />,
+  <NumberInput key="amount-to" source="amount.$lte" label="Amount up to" />,
+  <DateInput key="created-from" source="created_at.$gte" label="Created from" parse={midnight} format={asDate} />,
+  <DateInput key="created-before" source="created_at.$lt" label="Created before" parse={midnight} format={asDate} />
+]
+
+const TransactionList = () => (
+  <List filters={transactionFilters} sort={{ field: 'created_at', order: 'DESC' }} perPage={25} exporter={false}>
+    <Datagrid bulkActionButtons={false} rowClick={false}>
+      <TextField source="id" sortable={false} />
+      <NumberField source="amount" />
+      <TextField source="status" sortable={false} />
+      <TextField source="created_at" />
+      <TextField source="updated_at" />
+    </Datagrid>
+  </List>
+)
+
+// -------------------------------------------------------------------------------------
+// budgets
+// -------------------------------------------------------------------------------------
+
+const BudgetList = () => (
+  <List sort={{ field: 'name', order: 'ASC' }} perPage={25} exporter={false}>
+    <Datagrid bulkActionButtons={false} rowClick="show">
+      <TextField source="id" sortable={false} />
+      <TextField source="name" />
+      <TextField source="access" sortable={false} />
+      <TextField source="mode" sortable={false} />
+      <TextField source="status" sortable={false} />
+      <TextField source="created_on" />
+    </Datagrid>
+  </List>
+)
+
+/** Today in the browser, or the start of the budget's period when that is later (a budget never moves back). */
+const todayFor = (budget: Budget): string => {
+  const now = new Date()
+  const local = `${String(now.getFullYear()).padStart(4, '0')}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`
+  return local > budget.period_starts_on ? local : budget.period_starts_on
+}
+
+const Timeline = ({ budget, label }: { budget: Budget; label: string }) => {
+  let svg: string
+  try {
+    svg = periodsSvg({ budget, today: todayFor(budget) as Parameters<typeof periodsSvg>[0]['today'], next: 6 })
+  } catch {
+    // A partial record (from the list) has no periods to draw.
+    return null
+  }
+  return <div className="timeline" aria-label={label} dangerouslySetInnerHTML={{ __html: svg }} />
+}
+
+const BudgetPeriods = () => {
+  const budget = useRecordContext<Budget & { id: string }>()
+  return budget === undefined ? null : <Timeline budget={budget} label="periods" />
+}
+
+const ShowActions = () => (
+  <TopToolbar>
+    <EditButton />
+  </TopToolbar>
+)
+
+const BudgetShow = () => (
+  <Show actions={<ShowActions />}>
+    <SimpleShowLayout>
+      <TextField source="name" />
+      <TextField source="description" emptyText="none" />
+      <TextField source="access" />
+      <TextField source="mode" />
+      <TextField source="status" />
+      <TextField source="manager_id" emptyText="none" />
+      <TextField source="recurrence_unit" emptyText="no renewal" />
+      <NumberField source="recurrence_every" emptyText="" />
+      <NumberField source="base_amount_cents" emptyText="" />
+      <TextField source="period_starts_on" />
+      <TextField source="period_ends_on" emptyText="open-ended" />
+      <NumberField source="balance_cents" emptyText="tracking" />
+      <BudgetPeriods />
+    </SimpleShowLayout>
+  </Show>
+)
+
+type Rights = 'full' | 'manager' | 'none'
+
+/**
+ * What the signed-in caller may do to `budget`, asked of the service itself, since the API names
+ * no caller's role: a PATCH that changes the manager and blanks the name is refused whoever
+ * sends it, and the refusal tells who they are (contract section 5): 401, no rights; 403
+ * (rows 9-10 come before validation), a manager or co-manager; 422 or 409 (a closed budget),
+ * full rights. It never changes anything.
+ */
+const askRights = async (budget: Budget): Promise<Rights> => {
+  try {
+    await dataProvider.update('budgets', {
+      id: budget.id,
+      data: { manager_id: `${budget.manager_id ?? ''}-not-a-member`, name: '' },
+      previousData: {}
+    })
+  } catch (error) {
+    if (error instanceof HttpError) return error.status === 403 ? 'manager' : error.status === 401 ? 'none' : 'full'
+  }
+  return 'none'
+}
+
+/** The fields this caller may change, by permittedUpdateFields over the rights the service showed. */
+const usePermitted = (budget: Budget | undefined): ReadonlyArray<string> | null => {
+  const [permitted, setPermitted] = useState<ReadonlyArray<string> | null>(null)
+  // Asked once per budget, its managers and status (what the rights depend on), not again for
+  // each new copy of the record a refetch gives.
+  const key = budget === undefined ? null : `${budget.id} ${budget.manager_id ?? ''} ${budget.co_manager_id ?? ''} ${budget.status}`
+  useEffect(() => {
+    if (budget === undefined) return
+    let live = true
+    void askRights(budget).then((rights) => {
+      const caller =
+        rights === 'full'
+          ? { user_id: 'signed-in', role: 'admin' as const, permissions: [] }
+          : { user_id: rights === 'manager' ? (budget.manager_id ?? budget.co_manager_id ?? '') : 'signed-in', role: 'member' as const, permissions: [] }
+      if (live) setPermitted(permittedUpdateFields(caller, budget))
+    })
+    return () => {
+      live = false
+    }
+  }, [key])
+  return permitted
+}
+
+const RECURRENCE = ['recurrence_unit', 'recurrence_every', 'base_amount_cents'] as const
+
+/** The next periods as the recurrence typed in would make them: the update decided here, as the server will. */
+const Preview = ({ budget }: { budget: Budget }) => {
+  const values = useWatch({ name: [...RECURRENCE] }) as Array<unknown>
+  const changes = Object.fromEntries(
+    RECURRENCE.flatMap((field, i) => (values[i] === undefined || values[i] === budget[field] ? [] : [[field, values[i]]]))
+  )
+  if (Object.keys(changes).length === 0) return <Timeline budget={budget} label="preview" />
+  const reply = respondBudgetUpdate({
+    request: {
+      headers: { Authorization: 'Bearer preview', 'company-id': budget.company_id },
+      body: JSON.stringify({ budget: changes })
+    },
+    session: { user: { id: 'preview', email_verified: true }, memberships: { [budget.company_id]: { role: 'admin', permissions: [] } } },
+    budget,
+    today: todayFor(budget),
+    request_id: 'preview'
+  })
+  if (reply.status === 200) return <Timeline budget={reply.budget} label="preview" />
+  const errors = (reply.body as { errors?: Record<string, ReadonlyArray<string>> } | null)?.errors ?? {}
+  return (
+    <p className="preview-problem">
+      {Object.entries(errors)
+        .map(([field, texts]) => `${field} ${texts.join(', ')}`)
+        .join('; ')}
+    </p>
+  )
+}
+
+const Labelled = ({ children }: { children: ReactNode }) => <div style={{ width: '100%' }}>{children}</div>
+
+const BudgetForm = () => {
+  const budget = useRecordContext<Budget & { id: string }>()
+  const permitted = usePermitted(budget)
+  if (budget === undefined || permitted === null) return null
+  const locked = (field: string) => !permitted.includes(field)
+  return (
+    // Save only: the service deletes no budget.
+    <SimpleForm
+      toolbar={
+        <Toolbar>
+          <SaveButton />
+        </Toolbar>
+      }
+    >
+      <TextInput source="name" disabled={locked('name')} />
+      <TextInput source="description" disabled={locked('description')} />
+      <SelectInput
+        source="access"
+        choices={[
+          { id: 'everyone', name: 'everyone' },
+          { id: 'members', name: 'members' }
+        ]}
+        disabled={locked('access')}
+      />
+      <DateInput source="ends_on" disabled={locked('ends_on')} />
+      <TextInput source="manager_id" disabled={locked('manager_id')} />
+      <SelectInput
+        source="recurrence_unit"
+        choices={['day', 'week', 'month', 'year'].map((u) => ({ id: u, name: u }))}
+        emptyText="no renewal"
+        parse={(v: unknown) => (v === '' ? null : v)}
+        disabled={locked('recurrence_unit')}
+      />
+      <NumberInput source="recurrence_every" disabled={locked('recurrence_every')} />
+      <NumberInput source="base_amount_cents" disabled={locked('base_amount_cents')} />
+      <Labelled>
+        <Preview budget={budget} />
+      </Labelled>
+    </SimpleForm>
+  )
+}
+
+const BudgetEdit = () => (
+  // Pessimistic: the form waits for the service, so that a 422 lands beside its fields.
+  <Edit mutationMode="pessimistic" redirect="show">
+    <BudgetForm />
+  </Edit>
+)
+
+// -------------------------------------------------------------------------------------
+// the app
+// -------------------------------------------------------------------------------------
+
+const App = () => (
+  <Admin dataProvider={dataProvider} authProvider={authProvider} loginPage={LoginPage} requireAuth disableTelemetry>
+    <Resource name="bank_transactions" options={{ label: 'Transactions' }} list={TransactionList} />
+    <Resource name="budgets" list={BudgetList} show={BudgetShow} edit={BudgetEdit} />
+  </Admin>
+)
+
+createRoot(document.getElementById('root') as HTMLElement).render(<App />)
+document.body.dataset.ready = 'true'

@@ -1,0 +1,252 @@
+/**
+ * The admin console end to end, as a person uses it: the app built in-process (scripts/admin.ts)
+ * to a temp folder and served by the console's routes (src/server/admin.ts) in front of the
+ * reference server (a fresh PGlite with the demo data, on a loopback port, every API request
+ * passed through), driven in Debian's headless Chromium with playwright-core. Expected values
+ * come from the demo data and the contract (docs/server.md, sections 5 and 6), read back from
+ * the database, not from the app. Writes reports/admin.png (docs/admin.png is a copy of one).
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import type { Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { serve } from '@hono/node-server'
+import { Hono } from 'hono'
+import { type Browser, chromium, type ConsoleMessage, type Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildAdmin } from '../../scripts/admin'
+import { adminRoutes, defaultAdminDir } from '../../src/server/admin'
+import { listen, type Served } from '../../src/server/main'
+import type { Database } from '../../src/store/database'
+import { seeded, stores } from '../server/harness'
+
+const CHROMIUM = '/usr/bin/chromium'
+const SCREENSHOT = fileURLToPath(new URL('../../reports/admin.png', import.meta.url))
+// The flags this machine's Chromium needs headless and offline, as test/explorer uses them.
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync'
+]
+const NOW = new Date('2026-11-23T15:00:00Z') // the server's today: 23 November 2026 in Santiago
+
+let dir: string
+let api: Served
+let db: Database
+let drop: () => Promise<void>
+let front: Server
+let base: string
+let browser: Browser
+let page: Page
+const problems: Array<string> = []
+/** Refusals the console provokes on purpose, which Chromium logs as errors: the rights probe's and the forced 422. */
+const expectedRefusals: Array<string> = []
+
+/** The console's routes, and every other request passed to the API server as it came. */
+const frontOf = (apiUrl: string): Hono => {
+  const app = new Hono()
+  adminRoutes(app, dir)
+  app.all('*', async (c) => {
+    const url = new URL(c.req.url)
+    const headers = new Headers(c.req.raw.headers)
+    headers.delete('host')
+    const method = c.req.method
+    return fetch(`${apiUrl}${url.pathname}${url.search}`, {
+      method,
+      headers,
+      ...(method === 'GET' || method === 'HEAD' ? {} : { body: await c.req.arrayBuffer() })
+    })
+  })
+  return app
+}
+
+const listenOn = (app: Hono): Promise<{ server: Server; url: string }> =>
+  new Promise((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => {
+      resolve({ server: s as Server, url: `http://127.0.0.1:${info.port}` })
+    })
+  })
+
+const row = async (sql: string, values: ReadonlyArray<unknown> = []) =>
+  (await db.query(sql, values))[0] as Record<string, unknown>
+
+const signIn = async (key: string) => {
+  await page.goto(`${base}/admin/#/login`)
+  await page.locator('input[name=token]').fill(key)
+  await page.locator('input[name=companyId]').fill('c-acme')
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.locator('.RaDatagrid-table').waitFor()
+}
+
+const signOut = async () => {
+  await page.getByRole('button', { name: 'Profile' }).click()
+  await page.getByRole('menuitem', { name: 'Logout' }).click()
+  await page.locator('input[name=token]').waitFor()
+}
+
+/** The amounts of the transactions on the page, as numbers. */
+const amounts = async () =>
+  (await page.locator('td.column-amount').allTextContents()).map((t) => Number(t.replace(/[^\d-]/g, '')))
+const displayedRows = () => page.locator('.MuiTablePagination-displayedRows').textContent()
+/** Waits until the pagination reads `text` ("26–50 of 5000"). */
+const showing = (text: RegExp) => page.locator('.MuiTablePagination-displayedRows', { hasText: text }).waitFor()
+
+describe('admin console', { timeout: 30_000 }, () => {
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'admin-'))
+    await buildAdmin(dir)
+    const store = await seeded(stores[0] as (typeof stores)[number])
+    db = store.database
+    drop = store.drop
+    api = await listen(db, { clock: () => NOW, rateLimitPerMinute: 1_000_000 })
+    ;({ server: front, url: base } = await listenOn(frontOf(api.url)))
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
+    page = await browser.newPage({ viewport: { width: 1280, height: 1000 }, locale: 'en-US' })
+    page.setDefaultTimeout(5_000)
+    page.on('console', (message: ConsoleMessage) => {
+      if (message.type() !== 'error' && message.type() !== 'warning') return
+      const refused = /^Failed to load resource: the server responded with a status of (\d+)/.exec(message.text())
+      const where = `${refused?.[1] ?? ''} ${new URL(message.location().url).pathname}`
+      const at = expectedRefusals.indexOf(where)
+      if (at >= 0) expectedRefusals.splice(at, 1)
+      else problems.push(`console ${message.type()}: ${message.text()} (${message.location().url})`)
+    })
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
+    page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()}`))
+  }, 90_000)
+
+  afterAll(async () => {
+    await (browser as Browser | undefined)?.close()
+    await new Promise<void>((resolve) => {
+      if ((front as Server | undefined) === undefined) resolve()
+      else {
+        front.close(() => {
+          resolve()
+        })
+        front.closeAllConnections()
+      }
+    })
+    await (api as Served | undefined)?.close()
+    await (drop as (() => Promise<void>) | undefined)?.()
+    if ((dir as string | undefined) !== undefined) rmSync(dir, { recursive: true, force: true })
+  }, 30_000)
+
+  it('serves the console at /admin/, its script beside it, /admin redirected', async () => {
+    const index = await fetch(`${base}/admin/`)
+    expect([index.status, index.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8'])
+    expect(await index.text()).toContain('<title>budget-rules: admin console</title>')
+    const script = await fetch(`${base}/admin/main.js`)
+    expect([script.status, script.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8'])
+    const bare = await fetch(`${base}/admin`, { redirect: 'manual' })
+    expect([bare.status, bare.headers.get('location')]).toEqual([301, '/admin/'])
+  })
+
+  it('looks for the console in dist/admin/ by default, run from source', () => {
+    expect(defaultAdminDir()).toBe(join(fileURLToPath(new URL('../../', import.meta.url)), 'dist', 'admin') + '/')
+  })
+
+  it('signs in as demo-manager and pages the 5,000 transactions, newest first', async () => {
+    await signIn('demo-manager')
+    expect(await displayedRows()).toMatch(/^1[–-]25 of 5000$/)
+    const newest = await row(
+      "SELECT id FROM bank_transactions WHERE company_id = 'c-acme' ORDER BY created_at DESC, id DESC LIMIT 1"
+    )
+    expect(await page.locator('td.column-id').first().textContent()).toBe(newest.id)
+    await page.getByRole('button', { name: /next page/i }).click()
+    await showing(/^26[–-]50 of 5000$/)
+    expect(await page.locator('td.column-id').count()).toBe(25)
+  })
+
+  it('sorts the transactions by amount, smallest first, as the database orders them', async () => {
+    await page.locator('th.column-amount .MuiTableSortLabel-root').click()
+    const smallest = await db.query(
+      "SELECT amount FROM bank_transactions WHERE company_id = 'c-acme' ORDER BY amount, id LIMIT 25"
+    )
+    const expected = smallest.map((r) => (r as { amount: number }).amount)
+    await page
+      .locator('td.column-amount')
+      .first()
+      .filter({ hasText: new RegExp(`^${(expected[0] as number).toLocaleString('en-US')}$`) })
+      .waitFor()
+    expect(await amounts()).toEqual(expected)
+    expect(page.url()).toMatch(/sort=amount/)
+  })
+
+  it('filters the transactions by status, with the count the database holds', async () => {
+    const pending = await row(
+      "SELECT count(*)::int AS n FROM bank_transactions WHERE company_id = 'c-acme' AND status = 'pending'"
+    )
+    await page.getByRole('combobox', { name: 'Status' }).click()
+    await page.getByRole('option', { name: 'pending' }).click()
+    await showing(new RegExp(`^1[–-]25 of ${String(pending.n)}$`))
+    expect(new Set(await page.locator('td.column-status').allTextContents())).toEqual(new Set(['pending']))
+  })
+
+  it('opens Travel: its periods drawn, and as its manager the manager and recurrence inputs disabled', async () => {
+    // The rights probe (a PATCH every caller is refused) is a 403 for a manager.
+    expectedRefusals.push('403 /v1/budgets/b-travel')
+    await page.goto(`${base}/admin/#/budgets`)
+    await page.getByRole('cell', { name: 'Travel', exact: true }).click()
+    await page.locator('.timeline[aria-label=periods] svg').waitFor()
+    await page.getByRole('link', { name: 'Edit' }).click()
+    await page.locator('input[name=name]').waitFor()
+    expect(await page.locator('input[name=name]').isDisabled()).toBe(false)
+    expect(await page.locator('input[name=ends_on]').isDisabled()).toBe(false)
+    expect(await page.locator('input[name=manager_id]').isDisabled()).toBe(true)
+    expect(await page.locator('input[name=recurrence_every]').isDisabled()).toBe(true)
+    expect(await page.locator('input[name=base_amount_cents]').isDisabled()).toBe(true)
+    expect(await page.getByRole('combobox', { name: 'Recurrence unit' }).getAttribute('aria-disabled')).toBe('true')
+  })
+
+  it('renames Travel and sees it saved', async () => {
+    await page.locator('input[name=name]').fill('Trips')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.locator('.RaShow-main').getByText('Trips', { exact: true }).waitFor()
+    expect((await row("SELECT name FROM budgets WHERE id = 'b-travel'")).name).toBe('Trips')
+  })
+
+  it('forces a 422 and sees the service’s message beside the field', async () => {
+    expectedRefusals.push('403 /v1/budgets/b-travel', '422 /v1/budgets/b-travel')
+    await page.getByRole('link', { name: 'Edit' }).click()
+    await page.locator('input[name=ends_on]').fill('2020-01-01')
+    await page.getByRole('button', { name: 'Save' }).click()
+    const helper = page.locator('.ra-input-ends_on').getByText('must be after 2026-11-23')
+    await helper.waitFor()
+    expect((await row("SELECT ends_on FROM budgets WHERE id = 'b-travel'")).ends_on).toBeNull()
+  })
+
+  it('as demo-admin, turns on monthly renewal and sees the next periods in the preview', async () => {
+    // The probe is a 422 for full rights.
+    expectedRefusals.push('422 /v1/budgets/b-travel')
+    await signOut()
+    await signIn('demo-admin')
+    await page.goto(`${base}/admin/#/budgets/b-travel`)
+    await page.locator('input[name=recurrence_every]').waitFor()
+    expect(await page.locator('input[name=manager_id]').isDisabled()).toBe(false)
+    await page.getByRole('combobox', { name: 'Recurrence unit' }).click()
+    await page.getByRole('option', { name: 'month' }).click()
+    await page.locator('input[name=base_amount_cents]').fill('100000')
+    // Contract section 6: turned on, periods count from created_on (2025-10-18); the period in
+    // progress ends at the first boundary after today (late November 2026), then monthly.
+    await page.locator('.timeline[aria-label=preview] rect[data-starts-on="2026-12-18"]').waitFor()
+    const starts = await Promise.all(
+      (await page.locator('.timeline[aria-label=preview] rect.period').all()).map((r) => r.getAttribute('data-starts-on'))
+    )
+    expect(starts).toEqual(expect.arrayContaining(['2026-12-18', '2027-01-18', '2027-02-18', '2027-03-18']))
+    expect(await page.locator('.RaUserMenu-root, header').first().textContent()).toContain('demo-admin at Acme SpA')
+    await page.getByRole('listbox').waitFor({ state: 'detached' })
+    await page.screenshot({ path: SCREENSHOT, fullPage: true })
+  })
+
+  it('logged no console error and no failed request but the refusals it provoked', () => {
+    expect(problems).toEqual([])
+    expect(expectedRefusals).toEqual([])
+  })
+})
