@@ -15,4 +15,11 @@
  *
  * @since 0.3.0
  */
-export { reactAdminDataProvider, type ReactAdminOptions, type FetchLike, type FetchReply } from './react-admin/provider'
+export {
+  reactAdminDataProvider,
+  type ReactAdminOptions,
+  type BudgetRulesDataProvider,
+  type ActionParams,
+  type FetchLike,
+  type FetchReply
+} from './react-admin/provider'

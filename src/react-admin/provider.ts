@@ -18,7 +18,7 @@ import { type DataProvider, HttpError } from 'ra-core'
 import { parseErrorResponse } from '../client'
 import { describeValue, typeError } from '../json/describe'
 import { isJsonObject } from '../json/value'
-import { planCreate, planList, planMany, planOne, planUpdate, type Planned, type Send, unavailable } from './request'
+import { planAction, planCreate, planList, planMany, planOne, planUpdate, type Planned, type Send, unavailable } from './request'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -85,6 +85,44 @@ export interface ReactAdminOptions {
   readonly companyId: string
   readonly fetch?: FetchLike
   readonly timeoutMs?: number
+}
+
+/**
+ * What one click of an action sends: the record's id, the amount (top-up and withdraw), and the
+ * click's Idempotency-Key (a new one is made when none is given: give the same key to a retry of
+ * the same click).
+ *
+ * @example
+ * const click: ActionParams = { id: 'b-travel', amount_cents: 5000, idempotencyKey: 'click-1' }
+ * click.amount_cents //=> 5000
+ *
+ * @category model
+ * @since 0.3.0
+ */
+export interface ActionParams {
+  readonly id: string
+  readonly amount_cents?: number
+  readonly idempotencyKey?: string
+}
+
+/**
+ * The data provider, and the service's actions react-admin has no method for: authorizing a
+ * transaction, topping a budget up, withdrawing from it. Each resolves with `{ data }`, the
+ * record the service returns, or rejects as the other methods do (a 409 with the service's
+ * message).
+ *
+ * @example
+ * const provider: BudgetRulesDataProvider = reactAdminDataProvider({ url: 'http://127.0.0.1:3000', token: 'demo-admin', companyId: 'c-acme' })
+ * // await provider.topUp({ id: 'b-travel', amount_cents: 5000 })
+ * typeof provider.authorize //=> 'function'
+ *
+ * @category model
+ * @since 0.3.0
+ */
+export type BudgetRulesDataProvider = DataProvider & {
+  readonly authorize: (params: ActionParams) => Promise<{ data: Record<string, unknown> }>
+  readonly topUp: (params: ActionParams) => Promise<{ data: Record<string, unknown> }>
+  readonly withdraw: (params: ActionParams) => Promise<{ data: Record<string, unknown> }>
 }
 
 /** How long a reply may take unless told: a slow page of 2000 records comes well within it. */
@@ -166,14 +204,15 @@ const refused = (refusal: Exclude<Planned, Send>): Promise<never> =>
  * const provider = reactAdminDataProvider({ url: 'http://127.0.0.1:3000/', token: 'demo-manager', companyId: 'c-acme' })
  * // await provider.update('budgets', { id: 'b-travel', data: { ...travel, name: 'Trips' }, previousData: travel })
  * // sends PATCH http://127.0.0.1:3000/v1/budgets/b-travel {"budget":{"name":"Trips"}}
- * Object.keys(provider) //=> ['getList', 'getOne', 'getMany', 'getManyReference', 'update', 'updateMany', 'create', 'delete', 'deleteMany']
+ * Object.keys(provider)
+ * //=> ['getList', 'getOne', 'getMany', 'getManyReference', 'update', 'updateMany', 'create', 'delete', 'deleteMany', 'authorize', 'topUp', 'withdraw']
  * reactAdminDataProvider({ url: 'http://127.0.0.1:3000', token: 'demo-admin', companyId: 'c-acme', timeoutMs: 0 })
  * //=> throws TypeError('reactAdminDataProvider: timeoutMs is 0, not a whole number of milliseconds from 1 to 2147483647')
  *
  * @category provider
  * @since 0.3.0
  */
-export const reactAdminDataProvider = (options: ReactAdminOptions): DataProvider => {
+export const reactAdminDataProvider = (options: ReactAdminOptions): BudgetRulesDataProvider => {
   const { url, token, companyId, timeoutMs = DEFAULT_TIMEOUT_MS } = options
   const fetch: FetchLike = options.fetch ?? ((u, init) => globalThis.fetch(u, init))
   if (typeof url !== 'string' || !/^https?:\/\//i.test(url))
@@ -295,6 +334,23 @@ export const reactAdminDataProvider = (options: ReactAdminOptions): DataProvider
     return page(planned, signalOf(params))
   }
 
+  /** One click of an action: planned, then sent with its Idempotency-Key. */
+  const act = async (action: 'authorize' | 'top_up' | 'withdraw', params: unknown) => {
+    const planned = planAction(
+      action,
+      option(params, (p) => p.id),
+      option(params, (p) => p.amount_cents)
+    )
+    if (planned._tag === 'Refuse') return refused(planned)
+    return {
+      data: await record(
+        planned,
+        undefined,
+        option(params, (p) => p.idempotencyKey)
+      )
+    }
+  }
+
   // ra-core's methods are generic in the record type; the service's records are what it sends.
   const provider = {
     getList: list,
@@ -345,7 +401,10 @@ export const reactAdminDataProvider = (options: ReactAdminOptions): DataProvider
       return { data: { ...created, id: `${String(created.rut)}/${String(created.bank_id)}/${String(created.account_number)}` } }
     },
     delete: (resource: string) => refused(unavailable('delete', resource)),
-    deleteMany: (resource: string) => refused(unavailable('deleteMany', resource))
+    deleteMany: (resource: string) => refused(unavailable('deleteMany', resource)),
+    authorize: (params: unknown) => act('authorize', params),
+    topUp: (params: unknown) => act('top_up', params),
+    withdraw: (params: unknown) => act('withdraw', params)
   }
-  return provider as unknown as DataProvider
+  return provider as unknown as BudgetRulesDataProvider
 }

@@ -440,3 +440,43 @@ export const planCreate = (resource: string, params: unknown): Planned => {
       : refuse(400, `data is ${describeValue(data)}, not an object`)
   )
 }
+
+/**
+ * The service's actions beyond react-admin's methods: POST
+ * `/v1/banking/bank_transactions/{id}/authorize` (no body), POST `/v1/budgets/{id}/top_up` and
+ * `/withdraw` with `{"amount_cents": n}`; each with an Idempotency-Key, so that a click sent
+ * again after a lost reply moves no money twice. An amount that is not a number is the 400 the
+ * service would give.
+ *
+ * @example
+ * planAction('top_up', 'b-travel', 5000)
+ * //=> { _tag: 'Send', method: 'POST', path: '/v1/budgets/b-travel/top_up', body: '{"amount_cents":5000}', company: true, idempotent: true }
+ * planAction('authorize', 'tx-00001')
+ * //=> { _tag: 'Send', method: 'POST', path: '/v1/banking/bank_transactions/tx-00001/authorize', company: true, idempotent: true }
+ * planAction('withdraw', 'b-travel', '5000') //=> { _tag: 'Refuse', status: 400, message: 'amount_cents is "5000", not a number' }
+ *
+ * @category calls
+ * @since 0.3.0
+ */
+export const planAction = (action: 'authorize' | 'top_up' | 'withdraw', id: unknown, amount_cents?: unknown): Planned => {
+  const text = idText(id)
+  if (text === null) return refuse(400, `id is ${describeValue(id)}, not an id`)
+  if (action === 'authorize')
+    return {
+      _tag: 'Send',
+      method: 'POST',
+      path: `${endpoints.bankTransactions.path}/${encodeURIComponent(text)}/authorize`,
+      company: true,
+      idempotent: true
+    }
+  if (typeof amount_cents !== 'number' || !Number.isFinite(amount_cents))
+    return refuse(400, `amount_cents is ${describeValue(amount_cents)}, not a number`)
+  return {
+    _tag: 'Send',
+    method: 'POST',
+    path: `${endpoints.budgets.path}/${encodeURIComponent(text)}/${action}`,
+    body: JSON.stringify({ amount_cents }),
+    company: true,
+    idempotent: true
+  }
+}

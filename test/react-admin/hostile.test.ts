@@ -152,13 +152,18 @@ const params = fc.oneof(
   },
   { arbitrary: hostile, weight: 1 }
 )
+/** The provider's own methods, which take their parameters alone. */
+const ACTIONS: ReadonlyArray<string> = ['authorize', 'topUp', 'withdraw']
 const resource = fc.oneof(
   { arbitrary: fc.constantFrom('budgets', 'bank_transactions', 'companies'), weight: 4 },
   { arbitrary: fc.constantFrom('bank_recipients', 'payables', '__proto__', 'constructor'), weight: 1 }
 )
 const method = fc.oneof(
   { arbitrary: fc.constantFrom('getList', 'getManyReference', 'getMany', 'getOne'), weight: 4 },
-  { arbitrary: fc.constantFrom('update', 'updateMany', 'create', 'delete', 'deleteMany'), weight: 1 }
+  {
+    arbitrary: fc.constantFrom('update', 'updateMany', 'create', 'delete', 'deleteMany', 'authorize', 'topUp', 'withdraw'),
+    weight: 1
+  }
 ) as fc.Arbitrary<'getList'>
 
 describe('the provider under hostile parameters (R-101)', () => {
@@ -176,7 +181,7 @@ describe('the provider under hostile parameters (R-101)', () => {
           const provider = reactAdminDataProvider({ url: BASE, token: 'demo-member', companyId: 'c-acme', fetch })
           let promise: Promise<unknown> | undefined
           expect(() => {
-            promise = (provider[m] as (r: unknown, p: unknown) => Promise<unknown>)(r, p)
+            promise = (provider[m] as (...args: Array<unknown>) => Promise<unknown>)(...(ACTIONS.includes(m) ? [p] : [r, p]))
           }).not.toThrow()
           const outcome = await (promise as Promise<unknown>).then(
             (v) => ({ ok: true as const, v }),

@@ -666,3 +666,61 @@ describe('reactAdminDataProvider options (R-101)', () => {
     expect(calls[0]?.headers).toEqual({ Authorization: 'Bearer demo-admin', 'company-id': 'c-acme' })
   })
 })
+
+describe('authorize, topUp, withdraw: the service’s actions (R-101 provider)', () => {
+  it('topUp POSTs {amount_cents} to /v1/budgets/{id}/top_up with the click’s Idempotency-Key', async () => {
+    const { calls, fetch } = replying({ status: 200, body: { ...travel, balance_cents: 425000 } })
+    const got = await provider(fetch).topUp({ id: 'b-travel', amount_cents: 5000, idempotencyKey: 'click-1' })
+    expect(got).toEqual({ data: { ...travel, balance_cents: 425000 } })
+    expect(calls.map(({ url, method, headers, body }) => ({ url, method, headers, body }))).toEqual([
+      {
+        url: `${BASE}/v1/budgets/b-travel/top_up`,
+        method: 'POST',
+        headers: { ...member, 'Content-Type': 'application/json', 'Idempotency-Key': 'click-1' },
+        body: '{"amount_cents":5000}'
+      }
+    ])
+  })
+
+  it('withdraw POSTs to .../withdraw, a new key for each click not given one', async () => {
+    const { calls, fetch } = replying({ status: 200, body: travel })
+    const p = provider(fetch)
+    await p.withdraw({ id: 'b-travel', amount_cents: 1000 })
+    await p.withdraw({ id: 'b-travel', amount_cents: 1000 })
+    expect(calls.map((c) => [c.url, c.body])).toEqual([
+      [`${BASE}/v1/budgets/b-travel/withdraw`, '{"amount_cents":1000}'],
+      [`${BASE}/v1/budgets/b-travel/withdraw`, '{"amount_cents":1000}']
+    ])
+    expect(calls[0]?.headers['Idempotency-Key']).not.toBe(calls[1]?.headers['Idempotency-Key'])
+  })
+
+  it('authorize POSTs no body to .../authorize, and a 409 rejects with the service’s message', async () => {
+    const { calls, fetch } = replying({
+      status: 409,
+      body: { error: 'conflict', message: 'The transaction is already authorized' }
+    })
+    expect(await rejected(provider(fetch).authorize({ id: 'tx-00001', idempotencyKey: 'k' }))).toEqual({
+      status: 409,
+      message: 'The transaction is already authorized',
+      body: { error: 'conflict', message: 'The transaction is already authorized' }
+    })
+    expect(calls.map(({ url, method, headers, body }) => ({ url, method, headers, body }))).toEqual([
+      {
+        url: `${BASE}/v1/banking/bank_transactions/tx-00001/authorize`,
+        method: 'POST',
+        headers: { ...member, 'Idempotency-Key': 'k' },
+        body: undefined
+      }
+    ])
+  })
+
+  it('refuses an amount that is not a number and an id that is not one, sending nothing', async () => {
+    const { calls, fetch } = replying({ status: 200, body: travel })
+    expect(await rejected(provider(fetch).topUp({ id: 'b-travel', amount_cents: '5000' as never }))).toMatchObject({
+      status: 400,
+      message: 'amount_cents is "5000", not a number'
+    })
+    expect(await rejected(provider(fetch).authorize({ id: '' }))).toMatchObject({ status: 400, message: 'id is "", not an id' })
+    expect(calls).toEqual([])
+  })
+})
