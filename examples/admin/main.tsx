@@ -14,6 +14,7 @@ import { useWatch } from 'react-hook-form'
 import {
   Admin,
   type AuthProvider,
+  Button,
   Datagrid,
   type DataProvider,
   DateInput,
@@ -37,10 +38,11 @@ import {
   TopToolbar,
   useLogin,
   useNotify,
-  useRecordContext
+  useRecordContext,
+  useRefresh
 } from 'react-admin'
 import { type Budget, permittedUpdateFields, respondBudgetUpdate } from '../../src/index'
-import { reactAdminDataProvider } from '../../src/react-admin'
+import { type BudgetRulesDataProvider, reactAdminDataProvider } from '../../src/react-admin'
 import { periodsSvg } from '../../src/timeline/svg'
 
 // -------------------------------------------------------------------------------------
@@ -114,6 +116,14 @@ const dataProvider = Object.fromEntries(
   ])
 ) as unknown as DataProvider
 
+/** One of the service's actions, as whoever is signed in; the provider makes each call's Idempotency-Key, so each click has its own. */
+const act = <T,>(action: (provider: BudgetRulesDataProvider) => Promise<T>): Promise<T> => {
+  const c = signedIn()
+  return c === null ? Promise.reject(new HttpError('Sign in', 401, null)) : action(providerFor(c.token, c.companyId))
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : 'The request failed')
+
 const LoginPage = () => {
   const login = useLogin()
   const notify = useNotify()
@@ -160,6 +170,30 @@ const transactionFilters = [
   <DateInput key="created-before" source="created_at.$lt" label="Created before" parse={midnight} format={asDate} />
 ]
 
+/** Authorizes the row's transaction; the service's 409 (already authorized) is a notification in its words. */
+const AuthorizeButton = () => {
+  const transaction = useRecordContext<{ id: string }>()
+  const notify = useNotify()
+  const refresh = useRefresh()
+  if (transaction === undefined) return null
+  return (
+    <Button
+      label="Authorize"
+      onClick={() => {
+        act((p) => p.authorize({ id: transaction.id })).then(
+          () => {
+            notify(`${transaction.id} authorized`, { type: 'success' })
+            refresh()
+          },
+          (error: unknown) => {
+            notify(messageOf(error), { type: 'error' })
+          }
+        )
+      }}
+    />
+  )
+}
+
 const TransactionList = () => (
   <List filters={transactionFilters} sort={{ field: 'created_at', order: 'DESC' }} perPage={25} exporter={false}>
     <Datagrid bulkActionButtons={false} rowClick={false}>
@@ -168,6 +202,7 @@ const TransactionList = () => (
       <TextField source="status" sortable={false} />
       <TextField source="created_at" />
       <TextField source="updated_at" />
+      <AuthorizeButton />
     </Datagrid>
   </List>
 )
@@ -212,6 +247,41 @@ const BudgetPeriods = () => {
   return budget === undefined ? null : <Timeline budget={budget} label="periods" />
 }
 
+/** Top-up and withdraw of a funded budget: one Idempotency-Key per click, the service's 422 as a notification. */
+const MoneyButtons = () => {
+  const budget = useRecordContext<Budget & { id: string }>()
+  const [amount, setAmount] = useState('')
+  const notify = useNotify()
+  const refresh = useRefresh()
+  if (budget?.mode !== 'funded') return null
+  const move = (operation: 'topUp' | 'withdraw') => () => {
+    act((p) => p[operation]({ id: budget.id, amount_cents: Number(amount) })).then(
+      ({ data }) => {
+        notify(`Balance ${String(data.balance_cents)} cents`, { type: 'success' })
+        refresh()
+      },
+      (error: unknown) => {
+        notify(messageOf(error), { type: 'error' })
+      }
+    )
+  }
+  return (
+    <div className="money">
+      <input
+        name="amount_cents"
+        type="number"
+        aria-label="Amount in cents"
+        value={amount}
+        onChange={(e) => {
+          setAmount(e.target.value)
+        }}
+      />
+      <Button label="Top up" onClick={move('topUp')} />
+      <Button label="Withdraw" onClick={move('withdraw')} />
+    </div>
+  )
+}
+
 const ShowActions = () => (
   <TopToolbar>
     <EditButton />
@@ -234,6 +304,7 @@ const BudgetShow = () => (
       <TextField source="period_ends_on" emptyText="open-ended" />
       <NumberField source="balance_cents" emptyText="tracking" />
       <BudgetPeriods />
+      <MoneyButtons />
     </SimpleShowLayout>
   </Show>
 )

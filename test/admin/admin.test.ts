@@ -245,6 +245,34 @@ describe('admin console', { timeout: 30_000 }, () => {
     await page.screenshot({ path: SCREENSHOT, fullPage: true })
   })
 
+  it('as demo-admin, authorizes a pending transaction; again, the 409 is a notification in the service’s words', async () => {
+    const newest = await row(
+      "SELECT id, status FROM bank_transactions WHERE company_id = 'c-acme' AND status = 'pending' ORDER BY created_at DESC, id DESC LIMIT 1"
+    )
+    const id = newest.id as string
+    expectedRefusals.push(`409 /v1/banking/bank_transactions/${id}/authorize`)
+    await page.goto(`${base}/admin/#/bank_transactions?filter=${encodeURIComponent('{"status":"pending"}')}`)
+    const first = page.locator('.RaDatagrid-row').filter({ has: page.locator('td.column-id', { hasText: id }) })
+    await first.getByRole('button', { name: 'Authorize' }).click()
+    await page.getByText(`${id} authorized`).waitFor()
+    expect((await row('SELECT status FROM bank_transactions WHERE id = $1', [id])).status).toBe('authorized')
+    await page.goto(`${base}/admin/#/bank_transactions?filter=${encodeURIComponent(`{"id":"${id}"}`)}`)
+    await page.locator('td.column-status', { hasText: 'authorized' }).waitFor()
+    await page.getByRole('button', { name: 'Authorize' }).click()
+    await page.getByText('The transaction is already authorized').waitFor()
+  })
+
+  it('as demo-admin, tops Travel up: the balance moves once per click', async () => {
+    const before = (await row("SELECT balance_cents FROM budgets WHERE id = 'b-travel'")).balance_cents as number
+    await page.goto(`${base}/admin/#/budgets/b-travel/show`)
+    await page.locator('input[name=amount_cents]').fill('5000')
+    await page.getByRole('button', { name: 'Top up' }).click()
+    await page.getByText(`Balance ${String(before + 5000)} cents`).waitFor()
+    await page.getByRole('button', { name: 'Top up' }).click()
+    await page.getByText(`Balance ${String(before + 10000)} cents`).waitFor()
+    expect((await row("SELECT balance_cents FROM budgets WHERE id = 'b-travel'")).balance_cents).toBe(before + 10000)
+  })
+
   it('logged no console error and no failed request but the refusals it provoked', () => {
     expect(problems).toEqual([])
     expect(expectedRefusals).toEqual([])
