@@ -15,7 +15,7 @@
  * @since 0.3.0
  */
 import { type DataProvider, HttpError } from 'ra-core'
-import { parseErrorResponse } from '../client'
+import { parseErrorResponse } from '../client/error'
 import { describeValue, typeError } from '../json/describe'
 import { isJsonObject } from '../json/value'
 import { planAction, planCreate, planList, planMany, planOne, planUpdate, type Planned, type Send, unavailable } from './request'

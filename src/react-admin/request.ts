@@ -16,7 +16,9 @@
  *
  * @since 0.3.0
  */
-import { buildQuery, type Endpoint, endpoints, type FilterSpec, type Operator } from '../client'
+import { buildQuery, type FilterSpec } from '../client/query'
+import { type Endpoint, endpoints } from '../paging/endpoint'
+import type { Operator } from '../paging/filter'
 import { fieldOf, type FieldType } from '../paging/endpoint'
 import { fieldValue, MAX_LIST_VALUES, operators, operatorsOf } from '../paging/filter'
 import { MAX_WINDOW_SIZE } from '../paging/window'

@@ -1,0 +1,50 @@
+/**
+ * Replies as the server sends them: a facade's reply as a `Response`, and the replies the server
+ * writes on its own account (413, 404, 500, 503, an Idempotency-Key's 400 and 422), in the
+ * service's shapes. Shared by the middleware, the unit of work and the routes.
+ *
+ * @since 0.3.0
+ */
+import type { Context } from 'hono'
+import { headerOf, type HttpHeaders } from '../index'
+
+/** A reply as the facades give it: a status, headers, a JSON body or null. */
+export interface AnyReply {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: unknown
+}
+
+/** What every route and middleware of the app reads: Node's bindings and the request's id. */
+export type Env = { Bindings: import('@hono/node-server').HttpBindings; Variables: { requestId: string } }
+
+export const JSON_TYPE = 'application/json; charset=utf-8'
+
+/** The seconds a 503 asks a client to wait while the database is away (R-110: within 10). */
+export const RETRY_AFTER_UNAVAILABLE_S = 5
+
+export const send = (reply: AnyReply): Response =>
+  new Response(reply.body === null ? null : JSON.stringify(reply.body), { status: reply.status, headers: reply.headers })
+
+/** A reply the server writes on its own account, in the service's `{error, message}` shape. */
+export const problem = (status: number, requestId: string, error: string, message: string): AnyReply => ({
+  status,
+  headers: { 'X-Request-Id': requestId, 'Content-Type': JSON_TYPE },
+  body: { error, message }
+})
+
+/** The bearer key of a request, to look its session up (the facade checks the header again). */
+export const bearerKey = (headers: HttpHeaders): string | undefined =>
+  /^bearer +(\S+) *$/i.exec(headerOf(headers, 'authorization') ?? '')?.[1]
+
+/** The raw query string of a URL, without '?'. */
+export const rawQuery = (url: string): string => {
+  const at = url.indexOf('?')
+  return at < 0 ? '' : url.slice(at + 1)
+}
+
+/** Decodes UTF-8 keeping a leading BOM, which `Request.text()` drops: the facades refuse a body that starts with one. */
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true })
+
+/** The body as sent; Node hands a request without one as an empty body, which the facades read as none. */
+export const rawBody = async (c: Context): Promise<string> => utf8.decode(await c.req.arrayBuffer())
