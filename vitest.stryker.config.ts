@@ -48,6 +48,12 @@ export default mergeConfig(
         'test/cli/**',
         'test/conformance/**',
         'test/explorer/**',
+        'test/admin/**',
+        'test/react-admin/server.test.ts',
+        'test/openapi/prism.test.ts',
+        'test/openapi/client.test.ts',
+        'test/openapi/docs-page.test.ts',
+        'test/openapi/tools.test.ts',
         'test/sql/pushdown.properties.test.ts',
         'node_modules/**'
       ],
