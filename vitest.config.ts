@@ -38,9 +38,10 @@ export default defineConfig({
       reportOnFailure: true,
       reportsDirectory: 'coverage',
       thresholds: {
-        'src/!(server|store|cli|conformance|arbitraries|react-admin)/**': { lines: 100, branches: 98 },
+        // The standing floors; the last run: core lines 100%, branches 99.4%; around, 99.4% and 92.3%.
+        'src/!(server|store|cli|conformance|arbitraries|react-admin)/**': { lines: 100, branches: 99 },
         // The react-admin provider sends through a fetch (R-101): timeouts and aborts race it.
-        'src/{server,store,cli,conformance,arbitraries,react-admin}/**': { lines: 90, branches: 80 }
+        'src/{server,store,cli,conformance,arbitraries,react-admin}/**': { lines: 95, branches: 85 }
       }
     }
   }
