@@ -198,13 +198,22 @@ const listValues = (type: FieldType, key: string, text: string): E.Either<Proble
     if (typeof item === 'string' && holdsNul(item)) return E.left(nulInQuery('page.filter'))
     if (typeof item === 'string' && wellFormed(item) !== item) return E.left(loneSurrogateInQuery('page.filter'))
     const v = fieldValue(type, item)
-    if (v === null) return bad(`${key} holds a value that is not ${describe(type)}`)
+    if (v === null) return bad(`${key} holds a value that is not ${describeFieldType(type)}`)
     values.push(v)
   }
   return E.right(values)
 }
 
-const describe = (type: FieldType): string =>
+/**
+ * What a value of a field of type `type` must be, in the words of a 400's message.
+ *
+ * @example
+ * describeFieldType({ type: 'enum', values: ['authorized', 'pending'] }) //=> 'one of authorized, pending'
+ *
+ * @category utils
+ * @since 0.3.0
+ */
+export const describeFieldType = (type: FieldType): string =>
   type.type === 'integer'
     ? 'an integer'
     : type.type === 'instant'
@@ -239,7 +248,7 @@ export const decodeFilter = (endpoint: Endpoint, key: string, text: string): E.E
   if (op === '$in' || op === '$nin')
     return E.map((values: ReadonlyArray<FieldValue>) => ({ field, type, op, values }))(listValues(type, key, text))
   const value = textValue(type, text)
-  return value === null ? bad(`${key} must be ${describe(type)}`) : E.right({ field, type, op, values: [value] })
+  return value === null ? bad(`${key} must be ${describeFieldType(type)}`) : E.right({ field, type, op, values: [value] })
 }
 
 /**

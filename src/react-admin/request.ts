@@ -17,10 +17,9 @@
  * @since 0.3.0
  */
 import { buildQuery, type FilterSpec } from '../client/query'
-import { type Endpoint, endpoints } from '../paging/endpoint'
 import type { Operator } from '../paging/filter'
-import { fieldOf, type FieldType } from '../paging/endpoint'
-import { fieldValue, MAX_LIST_VALUES, operators, operatorsOf } from '../paging/filter'
+import { type Endpoint, endpoints, fieldOf, type FieldType } from '../paging/endpoint'
+import { describeFieldType, fieldValue, MAX_LIST_VALUES, operators, operatorsOf } from '../paging/filter'
 import { MAX_WINDOW_SIZE } from '../paging/window'
 import { wellFormed } from '../http/query-string'
 import { hasOwn, holdsNul, isJsonObject } from '../json/value'
@@ -139,17 +138,6 @@ const read = (params: unknown, plan: (params: Readonly<Record<string, unknown>>)
   }
 }
 
-const describeType = (type: FieldType): string =>
-  type.type === 'integer'
-    ? 'an integer'
-    : type.type === 'instant'
-      ? 'an ISO-8601 date-time with an offset'
-      : type.type === 'enum'
-        ? `one of ${type.values.join(', ')}`
-        : type.type === 'id'
-          ? 'an id'
-          : 'a string'
-
 /** Why text cannot travel in a query: a NUL, which no store compares, or a lone surrogate, which would arrive as U+FFFD. */
 const unsendable = (text: string): string | null =>
   holdsNul(text) ? 'holds a NUL character' : wellFormed(text) !== text ? 'holds a lone surrogate' : null
@@ -159,12 +147,12 @@ const INTEGER = /^-?\d+$/
 /** The text the service reads for a value of `type` (as buildQuery writes it), or null when it would refuse it. */
 const scalarProblem = (key: string, type: FieldType, value: unknown): string | null => {
   if (typeof value !== 'string' && !(typeof value === 'number' && Number.isFinite(value)))
-    return `${key} is ${describeValue(value)}, not ${describeType(type)}`
+    return `${key} is ${describeValue(value)}, not ${describeFieldType(type)}`
   const text = String(value)
   const why = unsendable(text)
   if (why !== null) return `${key} ${why}`
   const typed = type.type === 'integer' ? (INTEGER.test(text) ? fieldValue(type, Number(text)) : null) : fieldValue(type, text)
-  return typed === null ? `${key} is ${describeValue(value)}, not ${describeType(type)}` : null
+  return typed === null ? `${key} is ${describeValue(value)}, not ${describeFieldType(type)}` : null
 }
 
 const listProblem = (key: string, type: FieldType, value: unknown): string | null => {
@@ -175,7 +163,7 @@ const listProblem = (key: string, type: FieldType, value: unknown): string | nul
     const why = typeof item === 'string' ? unsendable(item) : null
     if (why !== null) return `${key} ${why}`
     // In a list the service reads JSON values: 1000 for an integer field, not "1000".
-    if (fieldValue(type, item) === null) return `${key} holds ${describeValue(item)}, not ${describeType(type)}`
+    if (fieldValue(type, item) === null) return `${key} holds ${describeValue(item)}, not ${describeFieldType(type)}`
   }
   return null
 }

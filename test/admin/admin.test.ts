@@ -14,27 +14,16 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { serve } from '@hono/node-server'
 import { Hono } from 'hono'
-import { type Browser, chromium, type ConsoleMessage, type Page } from 'playwright-core'
+import { type Browser, type ConsoleMessage, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { launchChromium } from '../chromium'
 import { buildAdmin } from '../../scripts/admin'
 import { adminRoutes, defaultAdminDir } from '../../src/server/admin'
 import { listen, type Served } from '../../src/server/main'
 import type { Database } from '../../src/store/database'
 import { seeded, stores } from '../server/harness'
 
-const CHROMIUM = '/usr/bin/chromium'
 const SCREENSHOT = fileURLToPath(new URL('../../reports/admin.png', import.meta.url))
-// The flags this machine's Chromium needs headless and offline, as test/explorer uses them.
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync'
-]
 const NOW = new Date('2026-11-23T15:00:00Z') // the server's today: 23 November 2026 in Santiago
 
 let dir: string
@@ -107,7 +96,7 @@ describe('admin console', { timeout: 30_000 }, () => {
     drop = store.drop
     api = await listen(db, { clock: () => NOW, rateLimitPerMinute: 1_000_000 })
     ;({ server: front, url: base } = await listenOn(frontOf(api.url)))
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
+    browser = await launchChromium()
     page = await browser.newPage({ viewport: { width: 1280, height: 1000 }, locale: 'en-US' })
     page.setDefaultTimeout(5_000)
     page.on('console', (message: ConsoleMessage) => {

@@ -5,7 +5,7 @@
  * replies, periods and fields are written from the contract and the spec, not from the code.
  * Writes reports/explorer.png on each run (docs/explorer.png, shown in the README, is a copy of one).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -13,24 +13,13 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { serve } from '@hono/node-server'
 import { Hono } from 'hono'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import { type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { launchChromium } from '../chromium'
 import { buildExplorer } from '../../scripts/explorer'
 import { defaultExplorerDir, explorerRoutes } from '../../src/server/explorer'
 
-const CHROMIUM = '/usr/bin/chromium'
 const SCREENSHOT = fileURLToPath(new URL('../../reports/explorer.png', import.meta.url))
-// The flags this machine's Chromium needs headless and offline (/work/.library/env/machines/node.md).
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync'
-]
 
 let dir: string
 let server: Server
@@ -83,12 +72,10 @@ const ALL_FIELDS = [...MANAGER_FIELDS, 'manager_id', 'recurrence_unit', 'recurre
 
 describe('decision explorer', { timeout: 15_000 }, () => {
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium) to run the explorer's tests`)
     dir = mkdtempSync(join(tmpdir(), 'explorer-'))
     await buildExplorer(dir)
     ;({ server, url: base } = await listen(appOver(dir)))
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
+    browser = await launchChromium()
     page = await browser.newPage({ viewport: { width: 1280, height: 1100 } })
     // A missing element fails the test in seconds, well within its time limit.
     page.setDefaultTimeout(3_000)

@@ -6,28 +6,16 @@
  * loaded; docs/openapi-docs.png, shown in the README, is a copy of one) and
  * reports/openapi-docs-try.png (the reply) on each run.
  */
-import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import { type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { launchChromium } from '../chromium'
 import { operations } from '../../src/openapi'
 import { listen, type Served } from '../../src/server/main'
 import { seeded, stores } from '../server/harness'
 
-const CHROMIUM = '/usr/bin/chromium'
 const SCREENSHOT = fileURLToPath(new URL('../../reports/openapi-docs.png', import.meta.url))
 const TRIED = fileURLToPath(new URL('../../reports/openapi-docs-try.png', import.meta.url))
-// The flags this machine's Chromium needs headless and offline (/work/.library/env/machines/node.md).
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync'
-]
 
 describe('the API reference page', { timeout: 30_000 }, () => {
   let drop: () => Promise<void>
@@ -38,12 +26,10 @@ describe('the API reference page', { timeout: 30_000 }, () => {
   const requested: Array<string> = []
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium) to run the page's tests`)
     const { database, drop: dropIt } = await seeded(stores[0] as (typeof stores)[number])
     drop = dropIt
     server = await listen(database, { clock: () => new Date('2026-11-23T15:00:00Z'), rateLimitPerMinute: 1_000_000 })
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
+    browser = await launchChromium()
     page = await browser.newPage({ viewport: { width: 1280, height: 1100 } })
     page.on('console', (message) => {
       if (message.type() === 'error' || message.type() === 'warning')

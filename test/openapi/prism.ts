@@ -9,9 +9,9 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { freePort } from '../free-port'
 import { openApiDocument } from '../../src/openapi'
 
 /** One violation Prism reports. */
@@ -30,19 +30,6 @@ export interface Prism {
 
 const require = createRequire(import.meta.url)
 const PRISM = join(dirname(require.resolve('@stoplight/prism-cli/package.json')), 'dist', 'index.js')
-
-/** A port nothing listens on now. */
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const s = createServer()
-    s.on('error', reject)
-    s.listen(0, '127.0.0.1', () => {
-      const address = s.address()
-      s.close(() => {
-        resolve(typeof address === 'object' && address !== null ? address.port : 0)
-      })
-    })
-  })
 
 const ended = (child: ChildProcess): Promise<void> =>
   new Promise((resolve) => {

@@ -6,9 +6,9 @@
  */
 import { execFile } from 'node:child_process'
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { freePort } from '../free-port'
 
 /** Debian's newest PostgreSQL binaries, or null. */
 const binaries = (): string | null => {
@@ -42,18 +42,6 @@ const asPostgres = (command: string, args: ReadonlyArray<string>): Promise<strin
         else reject(new Error(`${command} ${args.join(' ')}: ${error.message} ${stderr}`))
       }
     )
-  })
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const s = createServer()
-    s.on('error', reject)
-    s.listen(0, '127.0.0.1', () => {
-      const address = s.address()
-      s.close(() => {
-        resolve(typeof address === 'object' && address !== null ? address.port : 0)
-      })
-    })
   })
 
 /** A running cluster: its URL, and how to stop it, start it again, and remove it. */
