@@ -6,12 +6,11 @@
  * server. `npx tsx scripts/explorer.ts [outdir]` writes dist/explorer/ (or outdir); the
  * reference server serves that folder at `/` (src/server/explorer.ts).
  */
-import { copyFileSync, mkdirSync, readFileSync, statSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
 import { rules } from '../src/rules'
+import { buildPage, builtLine, type PageBuild } from './page'
 
 /** Where the page is written unless told otherwise, and where the reference server looks for it. */
 export const EXPLORER_OUT = fileURLToPath(new URL('../dist/explorer/', import.meta.url))
@@ -37,40 +36,16 @@ export const decisionRecords = (): Record<string, DecisionRecord> => {
   )
 }
 
-/** What a build wrote: the files, the bundle's size in bytes, and how long it took. */
-export interface ExplorerBuild {
-  readonly outdir: string
-  readonly files: ReadonlyArray<string>
-  readonly bundleBytes: number
-  readonly ms: number
-}
-
-/** Writes the page to `outdir`: index.html, style.css and main.js (minified; no source map, to keep the package small). */
-export const buildExplorer = async (outdir: string = EXPLORER_OUT): Promise<ExplorerBuild> => {
-  const started = performance.now()
-  mkdirSync(outdir, { recursive: true })
-  await build({
-    entryPoints: [join(SOURCE, 'main.ts')],
-    outfile: join(outdir, 'main.js'),
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    // A JSON literal: the records travel in the bundle, read once at build time.
-    define: { DECISION_RECORDS: JSON.stringify(decisionRecords()) },
-    logLevel: 'silent'
-  })
-  for (const file of ['index.html', 'style.css']) copyFileSync(join(SOURCE, file), join(outdir, file))
-  return {
+/** Writes the page to `outdir`: index.html, style.css and main.js. */
+export const buildExplorer = (outdir: string = EXPLORER_OUT): Promise<PageBuild> =>
+  buildPage({
+    source: SOURCE,
+    entry: 'main.ts',
+    copied: ['index.html', 'style.css'],
     outdir,
-    files: ['index.html', 'style.css', 'main.js'],
-    bundleBytes: statSync(join(outdir, 'main.js')).size,
-    ms: Math.round(performance.now() - started)
-  }
-}
+    // A JSON literal: the records travel in the bundle, read once at build time.
+    options: { define: { DECISION_RECORDS: JSON.stringify(decisionRecords()) } }
+  })
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const built = await buildExplorer(process.argv[2] ?? EXPLORER_OUT)
-  console.log(`wrote ${built.outdir} (main.js ${(built.bundleBytes / 1024).toFixed(1)} KiB) in ${built.ms} ms`)
-}
+if (process.argv[1] === fileURLToPath(import.meta.url))
+  console.log(builtLine(await buildExplorer(process.argv[2] ?? EXPLORER_OUT)))

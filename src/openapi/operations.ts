@@ -154,6 +154,27 @@ const schemas = {
 
 const budget = { status: 200, name: 'Budget', schema: schemas.Budget, description: 'The budget, as of today' } as const
 
+/** A money operation (R-16): full rights, an amount in cents, an Idempotency-Key, the budget back. */
+const moneyOperation = (
+  operationId: string,
+  method: Operation['method'],
+  path: string,
+  summary: string,
+  minimum: number
+): Operation => ({
+  operationId,
+  method,
+  path,
+  summary,
+  tag: 'budgets',
+  rules: money,
+  company: true,
+  body: moneyBody(minimum),
+  idempotent: true,
+  success: budget,
+  index: null
+})
+
 /**
  * Every operation the reference server serves (`budget-rules serve`), in the order of the spec.
  *
@@ -200,45 +221,15 @@ export const operations: ReadonlyArray<Operation> = [
     success: budget,
     index: null
   },
-  {
-    operationId: 'topUpBudget',
-    method: 'post',
-    path: '/v1/budgets/{id}/top_up',
-    summary: "Add to a funded budget's balance",
-    tag: 'budgets',
-    rules: money,
-    company: true,
-    body: moneyBody(1),
-    idempotent: true,
-    success: budget,
-    index: null
-  },
-  {
-    operationId: 'withdrawFromBudget',
-    method: 'post',
-    path: '/v1/budgets/{id}/withdraw',
-    summary: "Remove from a funded budget's balance",
-    tag: 'budgets',
-    rules: money,
-    company: true,
-    body: moneyBody(1),
-    idempotent: true,
-    success: budget,
-    index: null
-  },
-  {
-    operationId: 'setBudgetAmount',
-    method: 'patch',
-    path: '/v1/budgets/{id}/amount',
-    summary: "Set a tracking budget's planned amount for the period in progress; moves no balance",
-    tag: 'budgets',
-    rules: money,
-    company: true,
-    body: moneyBody(0),
-    idempotent: true,
-    success: budget,
-    index: null
-  },
+  moneyOperation('topUpBudget', 'post', '/v1/budgets/{id}/top_up', "Add to a funded budget's balance", 1),
+  moneyOperation('withdrawFromBudget', 'post', '/v1/budgets/{id}/withdraw', "Remove from a funded budget's balance", 1),
+  moneyOperation(
+    'setBudgetAmount',
+    'patch',
+    '/v1/budgets/{id}/amount',
+    "Set a tracking budget's planned amount for the period in progress; moves no balance",
+    0
+  ),
   {
     operationId: 'getBudget',
     method: 'get',

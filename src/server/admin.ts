@@ -7,11 +7,8 @@
  *
  * @since 0.3.0
  */
-import { existsSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import type { Context, Env, Hono } from 'hono'
+import type { Env, Hono } from 'hono'
+import { builtPageDir, pageFiles } from './built-page'
 
 /** The app's files and their types: nothing else is served from the folder. */
 const FILES: Readonly<Record<string, string>> = {
@@ -19,13 +16,8 @@ const FILES: Readonly<Record<string, string>> = {
   'main.js': 'text/javascript; charset=utf-8'
 }
 
-/** Where the built app is: dist/admin/ beside the bundled CLI (dist/cli.js), or, run from source, at the package's root. */
-export const defaultAdminDir = (): string => {
-  const candidates = [new URL('./admin/', import.meta.url), new URL('../../dist/admin/', import.meta.url)].map((u) =>
-    fileURLToPath(u)
-  )
-  return candidates.find((dir) => existsSync(join(dir, 'index.html'))) ?? (candidates[1] as string)
-}
+/** Where the built app is: dist/admin/ beside the bundled CLI, or, run from source, at the package's root. */
+export const defaultAdminDir = (): string => builtPageDir('admin')
 
 /**
  * Adds the console's routes to `app`: GET `/admin/` gives the page (react-admin routes by the
@@ -33,22 +25,7 @@ export const defaultAdminDir = (): string => {
  * script. `dir` is the built app (`defaultAdminDir()` unless told).
  */
 export const adminRoutes = <E extends Env>(app: Hono<E>, dir: string = defaultAdminDir()): void => {
-  const serveFile =
-    (file: string) =>
-    async (c: Context<E>): Promise<Response> => {
-      let content: Buffer
-      try {
-        content = await readFile(join(dir, file))
-      } catch {
-        // Not built (or removed since): the app's own 404.
-        return c.notFound()
-      }
-      return c.body(new Uint8Array(content), 200, {
-        'Content-Type': FILES[file] as string,
-        'Cache-Control': 'no-cache',
-        'X-Content-Type-Options': 'nosniff'
-      })
-    }
+  const serveFile = pageFiles<E>(dir, FILES)
   app.get('/admin', (c) => c.redirect('/admin/', 301))
   app.get('/admin/', serveFile('index.html'))
   app.get('/admin/main.js', serveFile('main.js'))

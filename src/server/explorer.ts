@@ -6,11 +6,8 @@
  *
  * @since 0.2.0
  */
-import { existsSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import type { Context, Env, Hono } from 'hono'
+import type { Env, Hono } from 'hono'
+import { builtPageDir, pageFiles } from './built-page'
 
 /** The page's files and their types: nothing else is served from the folder. */
 const FILES: Readonly<Record<string, string>> = {
@@ -19,16 +16,8 @@ const FILES: Readonly<Record<string, string>> = {
   'style.css': 'text/css; charset=utf-8'
 }
 
-/**
- * Where the built page is: dist/explorer/ beside the bundled CLI (dist/cli.js), or, run from
- * source, dist/explorer/ at the package's root.
- */
-export const defaultExplorerDir = (): string => {
-  const candidates = [new URL('./explorer/', import.meta.url), new URL('../../dist/explorer/', import.meta.url)].map((u) =>
-    fileURLToPath(u)
-  )
-  return candidates.find((dir) => existsSync(join(dir, 'index.html'))) ?? (candidates[1] as string)
-}
+/** Where the built page is: dist/explorer/ beside the bundled CLI, or, run from source, at the package's root. */
+export const defaultExplorerDir = (): string => builtPageDir('explorer')
 
 /**
  * Adds the explorer's routes to `app`: GET `/` and `/explorer/` give the page, `/explorer`
@@ -37,23 +26,7 @@ export const defaultExplorerDir = (): string => {
  * (`defaultExplorerDir()` unless told).
  */
 export const explorerRoutes = <E extends Env>(app: Hono<E>, dir: string = defaultExplorerDir()): void => {
-  const serveFile =
-    (file: string) =>
-    async (c: Context<E>): Promise<Response> => {
-      const type = FILES[file] as string
-      let content: Buffer
-      try {
-        content = await readFile(join(dir, file))
-      } catch {
-        // Not built (or removed since): the app's own 404.
-        return c.notFound()
-      }
-      return c.body(new Uint8Array(content), 200, {
-        'Content-Type': type,
-        'Cache-Control': 'no-cache',
-        'X-Content-Type-Options': 'nosniff'
-      })
-    }
+  const serveFile = pageFiles<E>(dir, FILES)
   app.get('/', serveFile('index.html'))
   app.get('/explorer', (c) => c.redirect('/explorer/', 301))
   app.get('/explorer/', serveFile('index.html'))

@@ -7,6 +7,7 @@
  */
 import type { Context } from 'hono'
 import { headerOf, type HttpHeaders } from '../index'
+import { JSON_CONTENT_TYPE } from '../reply/reply'
 
 /** A reply as the facades give it: a status, headers, a JSON body or null. */
 export interface AnyReply {
@@ -18,8 +19,6 @@ export interface AnyReply {
 /** What every route and middleware of the app reads: Node's bindings and the request's id. */
 export type Env = { Bindings: import('@hono/node-server').HttpBindings; Variables: { requestId: string } }
 
-export const JSON_TYPE = 'application/json; charset=utf-8'
-
 /** The seconds a 503 asks a client to wait while the database is away (R-110: within 10). */
 export const RETRY_AFTER_UNAVAILABLE_S = 5
 
@@ -29,7 +28,7 @@ export const send = (reply: AnyReply): Response =>
 /** A reply the server writes on its own account, in the service's `{error, message}` shape. */
 export const problem = (status: number, requestId: string, error: string, message: string): AnyReply => ({
   status,
-  headers: { 'X-Request-Id': requestId, 'Content-Type': JSON_TYPE },
+  headers: { 'X-Request-Id': requestId, 'Content-Type': JSON_CONTENT_TYPE },
   body: { error, message }
 })
 

@@ -11,7 +11,8 @@ import { createHash } from 'node:crypto'
 import type { Context } from 'hono'
 import type { Database, Queryable } from '../store/database'
 import * as store from '../store/store'
-import { type AnyReply, type Env, JSON_TYPE, problem, send } from './reply'
+import { JSON_CONTENT_TYPE } from '../reply/reply'
+import { type AnyReply, type Env, problem, send } from './reply'
 
 /** A rejection that carries the reply to send once the transaction is rolled back. */
 class RolledBack extends Error {
@@ -41,7 +42,7 @@ const replay = (requestId: string, kept: store.KeptReply, fingerprint: string): 
       })
     : send({
         status: 422,
-        headers: { 'X-Request-Id': requestId, 'Content-Type': JSON_TYPE },
+        headers: { 'X-Request-Id': requestId, 'Content-Type': JSON_CONTENT_TYPE },
         body: { errors: { idempotency_key: ['was already used with another request'] } }
       })
 
