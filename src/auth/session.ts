@@ -17,7 +17,10 @@
  * @since 0.1.0
  */
 import * as t from 'io-ts'
-import { chain, fail, pass, type Trail } from '../decision/trail'
+import { isRecord, isStrings, missing, withGuard } from '../json/guard'
+import { either as E } from 'fp-ts'
+import type { Reason } from '../decision/rules'
+import { fail, pass, recordInto, type Trail } from '../decision/trail'
 import { headerOf } from '../http/headers'
 import type { Request } from '../http/request'
 import * as problem from '../decision/problem'
@@ -64,6 +67,30 @@ export interface Caller {
   readonly permissions: ReadonlyArray<string>
 }
 
+const sessionCodec = /*#__PURE__*/ t.type(
+  {
+    user: t.union([t.null, t.type({ id: t.string, email_verified: t.boolean })]),
+    memberships: t.record(t.string, t.type({ role: Role, permissions: t.array(t.string) }))
+  },
+  'Session'
+)
+
+const isUser = (u: unknown): boolean => {
+  if (!isRecord(u)) return false
+  const id = u.id
+  if (missing(u, 'id', id) || typeof id !== 'string') return false
+  const verified = u.email_verified
+  return !missing(u, 'email_verified', verified) && typeof verified === 'boolean'
+}
+
+const isMembership = (u: unknown): boolean => {
+  if (!isRecord(u)) return false
+  const role = u.role
+  if (missing(u, 'role', role) || !Role.is(role)) return false
+  const permissions = u.permissions
+  return !missing(u, 'permissions', permissions) && isStrings(permissions)
+}
+
 /**
  * What the server resolved from the API key (contract section 2).
  *
@@ -74,12 +101,20 @@ export interface Caller {
  * @category codecs
  * @since 0.1.0
  */
-export const Session = /*#__PURE__*/ t.type(
-  {
-    user: t.union([t.null, t.type({ id: t.string, email_verified: t.boolean })]),
-    memberships: t.record(t.string, t.type({ role: Role, permissions: t.array(t.string) }))
-  },
-  'Session'
+export const Session = /*#__PURE__*/ withGuard(
+  sessionCodec,
+  // Written out for speed: the guard of `sessionCodec`, read for read (test/json/guards.test.ts).
+  (u): u is t.TypeOf<typeof sessionCodec> => {
+    if (!isRecord(u)) return false
+    const user = u.user
+    if (missing(u, 'user', user) || !(user === null || isUser(user))) return false
+    const memberships = u.memberships
+    return (
+      !missing(u, 'memberships', memberships) &&
+      isRecord(memberships) &&
+      Object.keys(memberships).every((k) => isMembership(memberships[k]))
+    )
+  }
 )
 
 /**
@@ -144,10 +179,11 @@ export const identify = (request: Request, session: Session): Trail<Identity> =>
     return fail(problem.unauthenticated('auth.bearer', 'Authorization is not of the form "Bearer <key>"'))
   const user = session.user
   if (user === null) return fail(problem.unauthenticated('auth.bearer', 'the key resolved to no user'))
-  const bearer = pass('auth.bearer', `key of user ${user.id}`, { user_id: user.id })
-  return user.email_verified
-    ? chain((id: Identity) => pass('auth.email_verified', 'email verified', id))(bearer)
-    : chain(() => fail(problem.emailNotVerified('auth.email_verified', `user ${user.id} has not verified their email`)))(bearer)
+  const reasons: Array<Reason> = [{ rule: 'auth.bearer', detail: `key of user ${user.id}` }]
+  const verified = user.email_verified
+    ? pass('auth.email_verified', 'email verified', { user_id: user.id })
+    : fail(problem.emailNotVerified('auth.email_verified', `user ${user.id} has not verified their email`))
+  return { reasons, result: recordInto(reasons, verified) }
 }
 
 /**
@@ -160,21 +196,25 @@ export const identify = (request: Request, session: Session): Trail<Identity> =>
  * @category rules
  * @since 0.1.0
  */
-export const authenticate = (request: Request, session: Session): Trail<Scope> =>
-  chain((id: Identity): Trail<Scope> => {
-    const companyId = headerOf(request.headers, 'company-id')?.trim() ?? ''
-    if (companyId === '') return fail(problem.unauthenticated('auth.company_header', 'no company-id header'))
-    const header = pass('auth.company_header', `company ${companyId}`, companyId)
-    const membership = hasOwn(session.memberships, companyId) ? session.memberships[companyId] : undefined
-    return chain((company_id: string): Trail<Scope> =>
-      membership === undefined
-        ? fail(problem.notFound('auth.membership', `user ${id.user_id} is not a member of company ${company_id}`))
-        : pass('auth.membership', `role ${membership.role}`, {
-            company_id,
-            caller: { user_id: id.user_id, role: membership.role, permissions: membership.permissions }
-          })
-    )(header)
-  })(identify(request, session))
+export const authenticate = (request: Request, session: Session): Trail<Scope> => {
+  // Statements over one list of reasons, not a chain of trails: every request passes here.
+  const reasons: Array<Reason> = []
+  const settled = (trail: Trail<Scope>): Trail<Scope> => ({ reasons, result: recordInto(reasons, trail) })
+  const id = recordInto(reasons, identify(request, session))
+  if (E.isLeft(id)) return { reasons, result: id }
+  const companyId = headerOf(request.headers, 'company-id')?.trim() ?? ''
+  if (companyId === '') return settled(fail(problem.unauthenticated('auth.company_header', 'no company-id header')))
+  reasons.push({ rule: 'auth.company_header', detail: `company ${companyId}` })
+  const membership = hasOwn(session.memberships, companyId) ? session.memberships[companyId] : undefined
+  return settled(
+    membership === undefined
+      ? fail(problem.notFound('auth.membership', `user ${id.right.user_id} is not a member of company ${companyId}`))
+      : pass('auth.membership', `role ${membership.role}`, {
+          company_id: companyId,
+          caller: { user_id: id.right.user_id, role: membership.role, permissions: membership.permissions }
+        })
+  )
+}
 
 /**
  * Row 5: the budget the path names exists in the caller's company. Only `company_id` is read:

@@ -25,7 +25,7 @@ import type { Problem } from '../decision/problem'
 import type { Reason } from '../decision/rules'
 import { fail, pass, recordInto, type Trail } from '../decision/trail'
 import { reopen } from './lifecycle'
-import { type Budget, isBudgetField, type UpdateField, updateFields } from './model'
+import { type Budget, isBudgetField } from './model'
 import type { Sent } from './patch'
 import { type BudgetRights, budgetRights, fieldPermissions, type FieldPermission } from './permissions'
 import { changeRecurrence } from './recurrence-change'
@@ -108,6 +108,14 @@ const checkNotClosed = (r: UpdateRequest): Trail<unknown> =>
     ? fail(problem.conflict('budget.status.closed', 'The budget is closed'))
     : pass('budget.status.closed', `status ${r.budget.status}`, null)
 
+/** `changes name, ends_on`: joined by hand, where `map` then `join` builds an array on every update. */
+const changesDetail = (changed: ReadonlyArray<Sent>): string => {
+  if (changed.length === 0) return 'no field changes'
+  let detail = 'changes '
+  for (let i = 0; i < changed.length; i++) detail += (i === 0 ? '' : ', ') + (changed[i] as Sent).key
+  return detail
+}
+
 /**
  * Row 13: the new budget, with what R-12 and R-15 derive from the change.
  */
@@ -115,13 +123,9 @@ const apply = (r: UpdateRequest, changed: ReadonlyArray<Sent>, c: Changes): Trai
   const edited: Budget = { ...r.budget }
   // Field by field onto a copy: the copy keeps the budget's shape, where spreading the changes
   // in after taking `recurrence` out with a rest pattern costs two slow object copies.
-  for (const key of updateFields) if (key in c) (edited as Record<UpdateField, unknown>)[key] = c[key as keyof Changes]
-  const reasons: Array<Reason> = [
-    {
-      rule: 'budget.update',
-      detail: changed.length === 0 ? 'no field changes' : `changes ${changed.map((s) => s.key).join(', ')}`
-    }
-  ]
+  // The changes are the fields sent, but for the recurrence, which `changeRecurrence` applies.
+  for (const key of Object.keys(c)) if (key !== 'recurrence') (edited as Record<string, unknown>)[key] = c[key as keyof Changes]
+  const reasons: Array<Reason> = [{ rule: 'budget.update', detail: changesDetail(changed) }]
   const reopened = reopen(edited, c.ends_on)
   if (reopened.reason !== null) reasons.push(reopened.reason)
   const renewed = changeRecurrence(reopened.budget, r.today, c.recurrence)

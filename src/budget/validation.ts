@@ -194,11 +194,9 @@ export const validateUpdate = (r: UpdateRequest, changed: ReadonlyArray<Sent>): 
   if (errors.length > 0) return fail(problem.invalid('budget.validation', errors))
   const everySent = sent('recurrence_every')
   const every = everySent !== undefined ? (everySent.value as Every | null) : b.recurrence_every
-  const plain: Record<string, unknown> = {}
-  for (const s of changed) if (!(recurrenceFields as ReadonlyArray<string>).includes(s.key)) plain[s.key] = s.value
-  const valid: Changes = {
-    ...(plain as Omit<Changes, 'recurrence'>),
-    recurrence: { unit: unit ?? null, every, base: base as Cents | null }
-  }
-  return pass('budget.validation', changed.length === 0 ? 'nothing changes' : 'every changed value is valid', valid)
+  const valid: Record<string, unknown> = {}
+  for (const s of changed) if (!(recurrenceFields as ReadonlyArray<string>).includes(s.key)) valid[s.key] = s.value
+  // Added, not spread into a new literal: a clone of this object's changing shape is slow.
+  valid.recurrence = { unit: unit ?? null, every, base: base as Cents | null }
+  return pass('budget.validation', changed.length === 0 ? 'nothing changes' : 'every changed value is valid', valid as unknown as Changes)
 }

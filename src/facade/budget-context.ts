@@ -12,10 +12,12 @@ import { advance } from '../budget/advance'
 import type { Budget, BudgetJson } from '../budget/model'
 import { type BudgetRow, checkRow, readRow } from '../budget/stored'
 import { CalendarDate } from '../calendar/codec'
+import { isCalendarDate } from '../calendar/date'
 import { fail, recordInto, type Trail } from '../decision/trail'
 import type { Problem } from '../decision/problem'
 import type { Reason } from '../decision/rules'
 import { Request } from '../http/request'
+import { isRecord, isStrings, missing, withGuard } from '../json/guard'
 import * as problem from '../decision/problem'
 import type { Reply, ReplyOf } from '../reply/reply'
 import { checkOnly, respondWith, settle, StoredObject } from './context'
@@ -23,6 +25,20 @@ import { checkOnly, respondWith, settle, StoredObject } from './context'
 // -------------------------------------------------------------------------------------
 // model
 // -------------------------------------------------------------------------------------
+
+const budgetContextCodec = /*#__PURE__*/ t.intersection(
+  [
+    t.type({
+      request: Request,
+      session: Session,
+      budget: t.union([t.null, StoredObject]),
+      today: CalendarDate,
+      request_id: t.string
+    }),
+    t.partial({ company_member_ids: t.array(t.string) })
+  ],
+  'BudgetContext'
+)
 
 /**
  * The check of what a server hands a budget facade; the budget itself is only required to be
@@ -35,18 +51,24 @@ import { checkOnly, respondWith, settle, StoredObject } from './context'
  * @category codecs
  * @since 0.1.0
  */
-export const BudgetContext = /*#__PURE__*/ t.intersection(
-  [
-    t.type({
-      request: Request,
-      session: Session,
-      budget: t.union([t.null, StoredObject]),
-      today: CalendarDate,
-      request_id: t.string
-    }),
-    t.partial({ company_member_ids: t.array(t.string) })
-  ],
-  'BudgetContext'
+export const BudgetContext = /*#__PURE__*/ withGuard(
+  budgetContextCodec,
+  // Written out for speed: the guard of `budgetContextCodec`, read for read (test/json/guards.test.ts).
+  (u): u is t.TypeOf<typeof budgetContextCodec> => {
+    if (!isRecord(u)) return false
+    const { request } = u
+    if (missing(u, 'request', request) || !Request.is(request)) return false
+    const { session } = u
+    if (missing(u, 'session', session) || !Session.is(session)) return false
+    const { budget } = u
+    if (missing(u, 'budget', budget) || !(budget === null || StoredObject.is(budget))) return false
+    const { today } = u
+    if (missing(u, 'today', today) || !isCalendarDate(today)) return false
+    const { request_id } = u
+    if (missing(u, 'request_id', request_id) || typeof request_id !== 'string') return false
+    const { company_member_ids } = u
+    return company_member_ids === undefined || isStrings(company_member_ids)
+  }
 )
 
 /**

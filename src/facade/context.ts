@@ -48,8 +48,17 @@ export const StoredObject = /*#__PURE__*/ new t.Type<object>(
  * @category codecs
  * @since 0.2.0
  */
-export const checkOnly = <C>(codec: t.Type<C, unknown>): t.Type<C, unknown> =>
-  new t.Type<C, unknown>(codec.name, codec.is, (u, c) => (codec.is(u) ? t.success(u) : codec.validate(u, c)), codec.encode)
+export const checkOnly = <C>(codec: t.Type<C, unknown>): t.Type<C, unknown> => {
+  const checked = new t.Type<C, unknown>(
+    codec.name,
+    codec.is,
+    (u, c) => (codec.is(u) ? t.success(u) : codec.validate(u, c)),
+    codec.encode
+  )
+  // io-ts's `decode` builds a context for `validate` on every call: a context that passes needs none.
+  checked.decode = (u) => (codec.is(u) ? t.success(u) : codec.validate(u, [{ key: '', type: checked, actual: u }]))
+  return checked
+}
 
 // -------------------------------------------------------------------------------------
 // utils

@@ -8,34 +8,48 @@
  *
  * @since 0.1.0
  */
-import { either as E } from 'fp-ts'
 import * as t from 'io-ts'
-import { getterOf, type Headers, type HeadersLike, type HeaderValue, isHeaderValue } from './headers'
+import { isRecord, missing, withGuard } from '../json/guard'
+import { getterOf, type Headers, isHeaderValue } from './headers'
 
 // -------------------------------------------------------------------------------------
 // codecs
 // -------------------------------------------------------------------------------------
 
-/** Checks headers in place: the very object given on success; the first bad header on failure. */
-const validateHeaders = (u: unknown, c: t.Context): t.Validation<Headers> => {
+/** Why headers are malformed: the value at fault, and the header it is (or was to be) read from. */
+interface HeadersFault {
+  readonly value: unknown
+  readonly header?: { readonly key: string; readonly actual: unknown }
+  readonly message: string
+}
+
+/** Checks headers in place, for both the decoder and the guard: null, or the first bad header. */
+const headersFault = (u: unknown): HeadersFault | null => {
   try {
-    if (typeof u !== 'object' || u === null || Array.isArray(u)) return t.failure(u, c, 'headers must be an object')
-    if (getterOf(u) !== undefined) return t.success(u as HeadersLike)
-    for (const k of Object.keys(u)) {
-      let v: unknown
+    if (typeof u !== 'object' || u === null || Array.isArray(u)) return { value: u, message: 'headers must be an object' }
+    if (getterOf(u) !== undefined) return null
+    for (const key of Object.keys(u)) {
+      let value: unknown
       try {
-        v = (u as Record<string, unknown>)[k]
+        value = (u as Record<string, unknown>)[key]
       } catch {
-        return t.failure(u, t.appendContext(c, k, t.unknown, undefined), `header ${k} cannot be read`)
+        return { value: u, header: { key, actual: undefined }, message: `header ${key} cannot be read` }
       }
-      if (!isHeaderValue(v))
-        return t.failure(v, t.appendContext(c, k, t.unknown, v), `header ${k} is not a string or a list of strings`)
+      if (!isHeaderValue(value))
+        return { value, header: { key, actual: value }, message: `header ${key} is not a string or a list of strings` }
     }
-    return t.success(u as Readonly<Record<string, HeaderValue>>)
+    return null
   } catch {
     // A proxy that will not say what it is or list its keys.
-    return t.failure(u, c, 'headers cannot be read')
+    return { value: u, message: 'headers cannot be read' }
   }
+}
+
+const validateHeaders = (u: unknown, c: t.Context): t.Validation<Headers> => {
+  const fault = headersFault(u)
+  if (fault === null) return t.success(u as Headers)
+  const { value, header, message } = fault
+  return t.failure(value, header === undefined ? c : t.appendContext(c, header.key, t.unknown, header.actual), message)
 }
 
 /**
@@ -53,9 +67,18 @@ const validateHeaders = (u: unknown, c: t.Context): t.Validation<Headers> => {
  */
 export const HeadersCodec = /*#__PURE__*/ new t.Type<Headers, Headers, unknown>(
   'Headers',
-  (u): u is Headers => E.isRight(validateHeaders(u, [])),
+  (u): u is Headers => headersFault(u) === null,
   (u, c) => validateHeaders(u, c),
   t.identity
+)
+
+const requestCodec = /*#__PURE__*/ t.intersection(
+  [
+    t.type({ headers: HeadersCodec }),
+    // `undefined` spelled out too, so a server may pass `body: rawBody` typed `string | undefined`.
+    t.partial({ query: t.union([t.string, t.undefined]), body: t.union([t.string, t.undefined]) })
+  ],
+  'Request'
 )
 
 /**
@@ -67,13 +90,18 @@ export const HeadersCodec = /*#__PURE__*/ new t.Type<Headers, Headers, unknown>(
  * @category codecs
  * @since 0.1.0
  */
-export const Request = /*#__PURE__*/ t.intersection(
-  [
-    t.type({ headers: HeadersCodec }),
-    // `undefined` spelled out too, so a server may pass `body: rawBody` typed `string | undefined`.
-    t.partial({ query: t.union([t.string, t.undefined]), body: t.union([t.string, t.undefined]) })
-  ],
-  'Request'
+export const Request = /*#__PURE__*/ withGuard(
+  requestCodec,
+  // Written out for speed: the guard of `requestCodec`, read for read (test/json/guards.test.ts).
+  (u): u is t.TypeOf<typeof requestCodec> => {
+    if (!isRecord(u)) return false
+    const headers = u.headers
+    if (missing(u, 'headers', headers) || !HeadersCodec.is(headers)) return false
+    const query = u.query
+    if (query !== undefined && typeof query !== 'string') return false
+    const body = u.body
+    return body === undefined || typeof body === 'string'
+  }
 )
 
 /**
