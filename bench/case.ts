@@ -19,7 +19,7 @@ export interface Contender {
   readonly answer?: () => unknown
 }
 
-/** A goal of issue 13 that a case measures: the library's time over a contender's time. */
+/** A goal a case measures: the library's time over a contender's time. */
 export interface Goal {
   /** The contender the library is compared with, by name. */
   readonly against: string
@@ -33,7 +33,8 @@ export interface Case {
   /** What is asked, in a few words: `25 of 1,000,000, shuffled, filtered`. */
   readonly title: string
   readonly contenders: ReadonlyArray<Contender>
-  readonly goal?: Goal
+  /** The goals the case measures, each against one contender. */
+  readonly goals?: ReadonlyArray<Goal>
   /**
    * Heavy cases (a million records) run a fixed number of iterations rather than for a time.
    * Default: time-based (tinybench's `time`).

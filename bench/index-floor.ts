@@ -1,6 +1,7 @@
 /**
- * The floor of goal 2: what one pass over the million records costs before any ordering, beside
- * `respondIndex` and `filter` + `sort` + `slice`, on the four collections of index.bench.ts. The
+ * The parts of the index floor: what one pass over the million records costs before any
+ * ordering, beside `respondIndex` and `filter` + `sort` + `slice`, on the four collections of
+ * index.bench.ts, whose own contender `one pass (the floor)` also keeps the page and counts. The
  * library must read every record's `id` and `created_at` (and `status` when filtered) and check
  * them (a malformed record is a 500, R-18; instants are compared as the moments they name, R-46);
  * the status and fields passes below do less than that: they only load the fields and check

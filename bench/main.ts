@@ -47,7 +47,9 @@ const results: Results = {
 writeFileSync(new URL('results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`)
 writeDocs(new URL('../docs/performance.md', import.meta.url).pathname, docsSection(results))
 writeReadme(new URL('../README.md', import.meta.url).pathname, readmeSection(results))
-const missed = timed.filter((r) => r.goal_met === false).map((r) => `${r.suite}: ${r.title}`)
+const missed = timed.flatMap((r) =>
+  (r.goals ?? []).filter((g) => !g.met).map((g) => `${r.suite}: ${r.title}: ${g.ratio}× ${g.against} (goal ≤ ${g.atMost}×)`)
+)
 console.log(
   `\nbench/results.json, docs/performance.md and the README's summary written; goals not met: ${missed.length === 0 ? 'none' : `\n  ${missed.join('\n  ')}`}`
 )
