@@ -9,6 +9,7 @@
  *
  * const Id = withGuard(t.type({ id: t.string }), (u): u is { id: string } => isRecord(u) && typeof u.id === 'string')
  * Id.is({ id: 'b-1' }) //=> true
+ * Id.props.id.name //=> 'string'
  *
  * @since 0.3.0
  */
@@ -16,21 +17,26 @@ import * as t from 'io-ts'
 import { hasOwn } from './value'
 
 /**
- * `codec` with `is` replaced by `guard`, its decoder and encoder unchanged. `guard` must answer
- * as `codec.is` does for every input, reading the same properties in the same order (a getter
- * that throws then throws the same error); a property test pins each guard to the io-ts
+ * `codec` with `is` replaced by `guard`, and nothing else: the result inherits every other
+ * property from `codec` (its decoder and encoder, its `_tag`, `props` or `types`), so it is still
+ * the same kind of io-ts codec to `t.exact`, a schema generator or a reader of its type. `guard`
+ * must answer as `codec.is` does for every input, reading the same properties in the same order
+ * (a getter that throws then throws the same error); a property test pins each guard to the io-ts
  * combinators it replaces.
  *
  * @example
  * import * as t from 'io-ts'
  *
- * withGuard(t.string, (u): u is string => typeof u === 'string').is('a') //=> true
+ * const Id = withGuard(t.type({ id: t.string }), (u): u is { id: string } => isRecord(u) && typeof u.id === 'string')
+ * Id.is({ id: 'b-1' }) //=> true
+ * Id._tag //=> 'InterfaceType'
  *
  * @category combinators
  * @since 0.3.0
  */
-export const withGuard = <A, O>(codec: t.Type<A, O>, guard: (u: unknown) => u is A): t.Type<A, O> =>
-  new t.Type<A, O, unknown>(codec.name, guard, codec.validate, codec.encode)
+export const withGuard = <C extends t.Any>(codec: C, guard: (u: unknown) => u is t.TypeOf<C>): C =>
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment -- its prototype is `codec`, an instance
+  Object.assign(Object.create(codec) as C, { is: guard })
 
 /**
  * io-ts's `UnknownRecord.is`: an object, not null, not an array.
