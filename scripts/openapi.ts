@@ -1,7 +1,7 @@
 /**
  * Writes docs/openapi.json, the API's OpenAPI 3.1 document (`budget-rules/openapi`, R-100), naming
  * the reference server where `npm start` serves it: `npm run docs` writes it;
- * test/openapi/tools.test.ts fails when it is stale and lints it with Redocly.
+ * test/openapi/generated.test.ts fails when it is stale; test/openapi/tools.test.ts lints it with Redocly.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'

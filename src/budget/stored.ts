@@ -223,7 +223,8 @@ export const checkRow = (row: BudgetRow): E.Either<ReadonlyArray<string>, Budget
     const value = row.values[field]
     if (!codec.is(value) && !row.unreadable.includes(field)) found.push(`${field} is ${describeValue(value)}, not ${codec.name}`)
   }
-  return found.length > 0 ? E.left(found) : consistent(row.values)
+  // Here a field is unreadable or of the wrong type, which the loop above names.
+  return E.left(found)
 }
 
 /** Values of the right types: the budget, unless it is inconsistent. */

@@ -101,6 +101,8 @@ describe('checkOnly: a context codec used as a check', () => {
         fc.property(contexts, (u) => {
           const mine = checked.decode(u)
           expect(errorsOf(mine)).toEqual(errorsOf(codec.decode(u)))
+          // `validate`, which a codec built on the checked one calls, agrees with `decode`.
+          expect(errorsOf(checked.validate(u, [{ key: '', type: checked, actual: u }]))).toEqual(errorsOf(mine))
           if (either.isRight(mine)) {
             valid.yes++
             expect(mine.right).toBe(u)

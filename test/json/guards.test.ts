@@ -584,6 +584,51 @@ const throwing = (o: object, key: string): object =>
 const sparse = (length: number, at: Readonly<Record<number, string>>): Array<string> =>
   Object.assign(new Array<string>(length), at)
 
+/** Every path to a key of `u`'s plain objects (arrays are left whole). */
+const keyPaths = (u: unknown, path: ReadonlyArray<string> = []): ReadonlyArray<ReadonlyArray<string>> =>
+  typeof u !== 'object' || u === null || Array.isArray(u)
+    ? []
+    : Object.keys(u).flatMap((k) => [[...path, k], ...keyPaths((u as Record<string, unknown>)[k], [...path, k])])
+
+/** A deep copy of plain data without the key at `path`. */
+const without = (u: unknown, path: ReadonlyArray<string>): unknown => {
+  const copy = structuredClone(u) as Record<string, unknown>
+  let at = copy
+  for (const k of path.slice(0, -1)) at = at[k] as Record<string, unknown>
+  Reflect.deleteProperty(at, path[path.length - 1] as string)
+  return copy
+}
+
+describe('a key taken away, one at a time, from a fixed valid value', () => {
+  const headers = { Authorization: 'Bearer k', 'company-id': 'c-1' }
+  const session = {
+    user: { id: 'u-1', email_verified: true },
+    memberships: { 'c-1': { role: 'admin', permissions: ['budgets_manage'] } }
+  }
+  const request = { headers, query: '_start=0', body: '{}' }
+  const context = { request, session, budget: {}, today: '2026-11-22', request_id: 'req-1', company_member_ids: ['u-1'] }
+  // Each with how many of its keys are required: headers; user, id, email_verified, memberships,
+  // role, permissions; and those with request, session, budget, today and request_id.
+  const fixed: ReadonlyArray<readonly [string, unknown, number]> = [
+    ['Request', request, 1],
+    ['Session', session, 6],
+    ['BudgetContext', context, 12]
+  ]
+  it.each(fixed)('%s: the same answer and the same traps as io-ts, for every key', (name, valid, required) => {
+    const s = subjects.find((x) => x.name === name) as Subject
+    let absentAsked = 0
+    for (const path of keyPaths(valid)) {
+      const root = without(valid, path)
+      const guard = tracedRun(s.guard, root)
+      for (const [oracleName, oracle] of s.oracles)
+        expect(guard, `${oracleName} without ${path.join('.')}`).toStrictEqual(tracedRun(oracle, root))
+      // A required key that is gone is asked for as an own property, as `t.type` does.
+      if (guard.log.some((line) => line.endsWith(`getOwnPropertyDescriptor ${path[path.length - 1] ?? ''}`))) absentAsked++
+    }
+    expect(absentAsked).toBe(required)
+  })
+})
+
 describe('the guards on literal inputs', () => {
   it('each codec keeps the name of the io-ts codec it stands for', () => {
     expect([HeadersCodec.name, Request.name, Session.name, BudgetContext.name]).toStrictEqual([
@@ -593,6 +638,31 @@ describe('the guards on literal inputs', () => {
       BudgetContextOracle.name
     ])
     expect([Request.name, Session.name, BudgetContext.name]).toStrictEqual(['Request', 'Session', 'BudgetContext'])
+  })
+
+  it('HeadersCodec names the header it could not read, or whose value is wrong, in its error', () => {
+    const headers = {
+      get 'x-bad'(): string {
+        throw new Error('gone')
+      }
+    }
+    const unreadable = HeadersCodec.decode(headers)
+    expect(E.isLeft(unreadable) && unreadable.left.map((e) => [e.context.map((c) => c.key), e.value, e.message])).toStrictEqual([
+      [['', 'x-bad'], headers, 'header x-bad cannot be read']
+    ])
+    const wrong = HeadersCodec.decode({ 'x-n': 7 })
+    expect(E.isLeft(wrong) && wrong.left.map((e) => [e.context.map((c) => [c.key, c.actual]), e.value, e.message])).toStrictEqual(
+      [
+        [
+          [
+            ['', { 'x-n': 7 }],
+            ['x-n', 7]
+          ],
+          7,
+          'header x-n is not a string or a list of strings'
+        ]
+      ]
+    )
   })
 
   it('each codec is still the io-ts codec it was, but for `is`: its tag, its parts, its decoder', () => {
