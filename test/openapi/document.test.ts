@@ -298,6 +298,15 @@ describe('schemaOfCodec', () => {
     })
   })
 
+  it('reads an io-ts type as a closed object whose every key is required', () => {
+    expect(schemaOfCodec(t.type({ a: t.string, b: t.union([t.number, t.null]) }))).toStrictEqual({
+      type: 'object',
+      properties: { a: { type: 'string' }, b: { anyOf: [{ type: 'number' }, { type: 'null' }] } },
+      required: ['a', 'b'],
+      additionalProperties: false
+    })
+  })
+
   it('reads io-ts literals, arrays and unions', () => {
     expect(schemaOfCodec(t.literal('x'))).toEqual({ const: 'x' })
     expect(schemaOfCodec(t.array(t.number))).toEqual({ type: 'array', items: { type: 'number' } })
