@@ -159,7 +159,7 @@ export interface Identity {
 // -------------------------------------------------------------------------------------
 
 /** `Bearer` in any case, then one token of visible characters. */
-const BEARER = /^bearer +([!-~]+) *$/i
+const BEARER = /^bearer +[!-~]+ *$/i
 
 /**
  * Rows 1 and 2: a bearer key that resolved to a user whose email is verified. Enough for

@@ -81,6 +81,21 @@ const stringsOf = (v: unknown): ReadonlyArray<string> =>
       ? (v as ReadonlyArray<unknown>).filter((x): x is string => typeof x === 'string')
       : []
 
+/**
+ * `key.toLowerCase() === wanted`, written out for speed: an ASCII key is compared letter by
+ * letter, with no lower-case copy made for every header of every request; a key with any other
+ * character is lowered as before (test/http/headers-spelling.test.ts pins the two together).
+ */
+const isSpelling = (key: string, wanted: string): boolean => {
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i)
+    if (c > 127) return key.toLowerCase() === wanted
+    // Up to here the key is ASCII, lowered letter for letter: a difference here is final.
+    if (i >= wanted.length || (c >= 65 && c <= 90 ? c + 32 : c) !== wanted.charCodeAt(i)) return false
+  }
+  return key.length === wanted.length
+}
+
 /** The one value all of `values` agree on, once normalised; `undefined` when none or they differ. */
 const agreed = (values: ReadonlyArray<string>, normalise: (value: string) => string): string | undefined => {
   let found: string | undefined
@@ -112,12 +127,12 @@ export const headerOf = (headers: unknown, name: string, normalise: (value: stri
   try {
     if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) return undefined
     const get = getterOf(headers)
-    if (get !== undefined) values.push(...stringsOf(get.call(headers, wanted)))
+    if (get !== undefined) for (const value of stringsOf(get.call(headers, wanted))) values.push(value)
     else
       for (const key of Object.keys(headers)) {
-        if (key.toLowerCase() !== wanted) continue
+        if (!isSpelling(key, wanted)) continue
         try {
-          values.push(...stringsOf((headers as Record<string, unknown>)[key]))
+          for (const value of stringsOf((headers as Record<string, unknown>)[key])) values.push(value)
         } catch {
           // A value getter that throws: this spelling is absent.
         }
