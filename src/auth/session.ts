@@ -20,6 +20,7 @@ import * as t from 'io-ts'
 import { isRecord, isStrings, missing, withGuard } from '../json/guard'
 import { either as E } from 'fp-ts'
 import type { Reason } from '../decision/rules'
+import type { Problem } from '../decision/problem'
 import { fail, pass, recordInto, type Trail } from '../decision/trail'
 import { headerOf } from '../http/headers'
 import type { Request } from '../http/request'
@@ -173,17 +174,27 @@ const BEARER = /^bearer +[!-~]+ *$/i
  * @since 0.1.0
  */
 export const identify = (request: Request, session: Session): Trail<Identity> => {
+  const reasons: Array<Reason> = []
+  return { reasons, result: identifyInto(reasons, request, session) }
+}
+
+/** {@link identify}, its reasons appended to `reasons`: a facade keeps one list, and no trail is made per step. */
+const identifyInto = (reasons: Array<Reason>, request: Request, session: Session): E.Either<Problem, Identity> => {
   const authorization = headerOf(request.headers, 'authorization')
-  if (authorization === undefined) return fail(problem.unauthenticated('auth.bearer', 'no Authorization header'))
+  if (authorization === undefined)
+    return recordInto(reasons, fail(problem.unauthenticated('auth.bearer', 'no Authorization header')))
   if (!BEARER.test(authorization))
-    return fail(problem.unauthenticated('auth.bearer', 'Authorization is not of the form "Bearer <key>"'))
+    return recordInto(reasons, fail(problem.unauthenticated('auth.bearer', 'Authorization is not of the form "Bearer <key>"')))
   const user = session.user
-  if (user === null) return fail(problem.unauthenticated('auth.bearer', 'the key resolved to no user'))
-  const reasons: Array<Reason> = [{ rule: 'auth.bearer', detail: `key of user ${user.id}` }]
-  const verified = user.email_verified
-    ? pass('auth.email_verified', 'email verified', { user_id: user.id })
-    : fail(problem.emailNotVerified('auth.email_verified', `user ${user.id} has not verified their email`))
-  return { reasons, result: recordInto(reasons, verified) }
+  if (user === null) return recordInto(reasons, fail(problem.unauthenticated('auth.bearer', 'the key resolved to no user')))
+  reasons.push({ rule: 'auth.bearer', detail: `key of user ${user.id}` })
+  if (!user.email_verified)
+    return recordInto(
+      reasons,
+      fail(problem.emailNotVerified('auth.email_verified', `user ${user.id} has not verified their email`))
+    )
+  reasons.push({ rule: 'auth.email_verified', detail: 'email verified' })
+  return E.right({ user_id: user.id })
 }
 
 /**
@@ -197,23 +208,40 @@ export const identify = (request: Request, session: Session): Trail<Identity> =>
  * @since 0.1.0
  */
 export const authenticate = (request: Request, session: Session): Trail<Scope> => {
-  // Statements over one list of reasons, not a chain of trails: every request passes here.
   const reasons: Array<Reason> = []
-  const settled = (trail: Trail<Scope>): Trail<Scope> => ({ reasons, result: recordInto(reasons, trail) })
-  const id = recordInto(reasons, identify(request, session))
-  if (E.isLeft(id)) return { reasons, result: id }
+  return { reasons, result: authenticateInto(reasons, request, session) }
+}
+
+/**
+ * {@link authenticate}, its reasons appended to `reasons`: statements over one list, not a chain
+ * of trails, as every request passes here.
+ *
+ * @example
+ * const reasons: Array<Reason> = []
+ * authenticateInto(reasons, { headers }, session)
+ * //=> right({ company_id: 'c-1', caller: { user_id: 'u-1', role: 'admin', permissions: [] } })
+ * reasons.map((r) => r.rule) //=> ['auth.bearer', 'auth.email_verified', 'auth.company_header', 'auth.membership']
+ *
+ * @category rules
+ * @since 0.3.0
+ */
+export const authenticateInto = (reasons: Array<Reason>, request: Request, session: Session): E.Either<Problem, Scope> => {
+  const id = identifyInto(reasons, request, session)
+  if (E.isLeft(id)) return id
   const companyId = headerOf(request.headers, 'company-id')?.trim() ?? ''
-  if (companyId === '') return settled(fail(problem.unauthenticated('auth.company_header', 'no company-id header')))
+  if (companyId === '') return recordInto(reasons, fail(problem.unauthenticated('auth.company_header', 'no company-id header')))
   reasons.push({ rule: 'auth.company_header', detail: `company ${companyId}` })
   const membership = hasOwn(session.memberships, companyId) ? session.memberships[companyId] : undefined
-  return settled(
-    membership === undefined
-      ? fail(problem.notFound('auth.membership', `user ${id.right.user_id} is not a member of company ${companyId}`))
-      : pass('auth.membership', `role ${membership.role}`, {
-          company_id: companyId,
-          caller: { user_id: id.right.user_id, role: membership.role, permissions: membership.permissions }
-        })
-  )
+  if (membership === undefined)
+    return recordInto(
+      reasons,
+      fail(problem.notFound('auth.membership', `user ${id.right.user_id} is not a member of company ${companyId}`))
+    )
+  reasons.push({ rule: 'auth.membership', detail: `role ${membership.role}` })
+  return E.right({
+    company_id: companyId,
+    caller: { user_id: id.right.user_id, role: membership.role, permissions: membership.permissions }
+  })
 }
 
 /**

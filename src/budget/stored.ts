@@ -229,8 +229,8 @@ export const checkRow = (row: BudgetRow): E.Either<ReadonlyArray<string>, Budget
 
 /** Values of the right types: the budget, unless it is inconsistent. */
 const consistent = (values: Readonly<Record<BudgetField, unknown>>): E.Either<ReadonlyArray<string>, BudgetModel> => {
-  // `values` holds exactly the budget's fields (readRow): a copy of it is the fresh budget.
-  const budget = { ...values } as BudgetModel
+  // `values` is the fresh object `readRow` made, holding exactly the budget's fields: the budget.
+  const budget = values as BudgetModel
   const inconsistent = inconsistencies(budget)
   return inconsistent.length > 0 ? E.left(inconsistent) : E.right(budget)
 }

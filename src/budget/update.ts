@@ -88,20 +88,22 @@ const fullRightsChecks: ReadonlyArray<{ readonly permission: FullRightsOnly; rea
   })()
 
 /** One of rows 9 and 10: a caller without full rights changes none of the fields it guards. */
-const checkFullRightsOnly =
-  ({ permission, fields }: (typeof fullRightsChecks)[number]) =>
-  (r: UpdateRequest, changed: ReadonlyArray<Sent>): Trail<unknown> =>
-    r.rights === 'full'
-      ? pass(permission.rule, 'full budget rights', null)
-      : !fields.some((f) => changes(changed, f))
-        ? pass(permission.rule, `${fields.length === 1 ? (fields[0] as string) : permission.what} not changed`, null)
-        : fail(
-            problem.forbidden(
-              permission.rule,
-              permission.error_code,
-              `Only an admin or a user with budgets_manage can change the ${permission.what}`
-            )
+const checkFullRightsOnly = (
+  { permission, fields }: (typeof fullRightsChecks)[number],
+  r: UpdateRequest,
+  changed: ReadonlyArray<Sent>
+): Trail<unknown> =>
+  r.rights === 'full'
+    ? pass(permission.rule, 'full budget rights', null)
+    : !fields.some((f) => changes(changed, f))
+      ? pass(permission.rule, `${fields.length === 1 ? (fields[0] as string) : permission.what} not changed`, null)
+      : fail(
+          problem.forbidden(
+            permission.rule,
+            permission.error_code,
+            `Only an admin or a user with budgets_manage can change the ${permission.what}`
           )
+        )
 
 const checkNotClosed = (r: UpdateRequest): Trail<unknown> =>
   r.budget.status === 'closed'
@@ -153,18 +155,34 @@ const apply = (r: UpdateRequest, changed: ReadonlyArray<Sent>, c: Changes): Trai
  * @since 0.1.0
  */
 export const decideUpdate = (r: UpdateRequest): Trail<Budget> => {
-  const changed = changedKeys(r)
   const reasons: Array<Reason> = []
-  const settled = (result: E.Either<Problem, Budget>): Trail<Budget> => ({ reasons, result })
+  return { reasons, result: decideUpdateInto(reasons, r) }
+}
+
+/**
+ * {@link decideUpdate}, its reasons appended to `reasons`: the facade keeps one list.
+ *
+ * @example
+ * const reasons: Array<Reason> = []
+ * decideUpdateInto(reasons, { rights: 'full', budget, sent: [{ key: 'name', value: 'Travel' }], today: '2026-11-22' })
+ * //=> right({ ...budget, name: 'Travel' })
+ * reasons.map((r) => r.rule)
+ * //=> ['budget.permission.manager', 'budget.permission.recurrence', 'budget.status.closed', 'budget.validation', 'budget.update']
+ *
+ * @category rules
+ * @since 0.3.0
+ */
+export const decideUpdateInto = (reasons: Array<Reason>, r: UpdateRequest): E.Either<Problem, Budget> => {
+  const changed = changedKeys(r)
   for (const check of fullRightsChecks) {
-    const allowed = recordInto(reasons, checkFullRightsOnly(check)(r, changed))
-    if (E.isLeft(allowed)) return settled(allowed)
+    const allowed = recordInto(reasons, checkFullRightsOnly(check, r, changed))
+    if (E.isLeft(allowed)) return allowed
   }
   const open = recordInto(reasons, checkNotClosed(r))
-  if (E.isLeft(open)) return settled(open)
+  if (E.isLeft(open)) return open
   const valid = recordInto(reasons, validateUpdate(r, changed))
-  if (E.isLeft(valid)) return settled(valid)
-  return settled(recordInto(reasons, apply(r, changed, valid.right)))
+  if (E.isLeft(valid)) return valid
+  return recordInto(reasons, apply(r, changed, valid.right))
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import { either as E } from 'fp-ts'
 import * as t from 'io-ts'
-import { authenticate, budgetInScope, type Scope, Session } from '../auth/session'
+import { authenticateInto, budgetInScope, type Scope, Session } from '../auth/session'
 import { advance } from '../budget/advance'
 import type { Budget, BudgetJson } from '../budget/model'
 import { type BudgetRow, checkRow, readRow } from '../budget/stored'
@@ -136,7 +136,7 @@ const scopeInto = (
   reasons: Array<Reason>
 ): E.Either<Problem, { readonly scope: Scope; readonly budget: Budget }> => {
   const row = c.budget === null ? null : readRow(c.budget)
-  const scope = recordInto(reasons, authenticate(c.request, c.session))
+  const scope = authenticateInto(reasons, c.request, c.session)
   if (E.isLeft(scope)) return scope
   if (row !== null && row.unreadable.includes('company_id'))
     return recordInto(

@@ -31,7 +31,7 @@
  */
 import { either as E } from 'fp-ts'
 import { decodeUpdateBody } from '../budget/patch'
-import { authorizeUpdate, decideUpdate } from '../budget/update'
+import { authorizeUpdate, decideUpdateInto } from '../budget/update'
 import { check, recordInto } from '../decision/trail'
 import { type BudgetContext, type BudgetReply, budgetFacade } from './budget-context'
 
@@ -59,9 +59,12 @@ export const respondBudgetUpdate: (context: BudgetContext) => BudgetReply = /*#_
     )
     if (E.isLeft(sent)) return sent
     reasons.push({ rule: 'budget.body.wrapper', detail: `budget holds ${sent.right.length} keys` })
-    return recordInto(
-      reasons,
-      decideUpdate({ rights: rights.right, budget, sent: sent.right, today: c.today, company_member_ids: c.company_member_ids })
-    )
+    return decideUpdateInto(reasons, {
+      rights: rights.right,
+      budget,
+      sent: sent.right,
+      today: c.today,
+      company_member_ids: c.company_member_ids
+    })
   }
 )
