@@ -46,18 +46,21 @@ describe('headerOf: the spellings of a name', () => {
     )
     let found = 0
     let unicode = 0
-    const numRuns = runs(3000)
+    let made = 0
     fc.assert(
       fc.property(pair, ([key, name]) => {
         const expected = key.toLowerCase() === name.toLowerCase() ? 'v' : undefined
         expect(headerOf({ [key]: 'v' }, name)).toBe(expected)
+        made++
         if (expected !== undefined) found++
         if (expected !== undefined && Array.from(key).some((c) => c.charCodeAt(0) > 127)) unicode++
       }),
-      { numRuns }
+      { numRuns: runs(3000) }
     )
-    expect(found).toBeGreaterThan(numRuns / 4)
-    expect(unicode).toBeGreaterThan(numRuns / 20)
+    // Over the runs made: under Stryker a property makes a fifth of them.
+    expect(made).toBeGreaterThanOrEqual(600)
+    expect(found).toBeGreaterThan(made / 4)
+    expect(unicode).toBeGreaterThan(made / 20)
   })
 
   it('finds a name in another case among other headers, and a Kelvin sign as a k', () => {
