@@ -198,5 +198,9 @@ export const validateUpdate = (r: UpdateRequest, changed: ReadonlyArray<Sent>): 
   for (const s of changed) if (!(recurrenceFields as ReadonlyArray<string>).includes(s.key)) valid[s.key] = s.value
   // Added, not spread into a new literal: a clone of this object's changing shape is slow.
   valid.recurrence = { unit: unit ?? null, every, base: base as Cents | null }
-  return pass('budget.validation', changed.length === 0 ? 'nothing changes' : 'every changed value is valid', valid as unknown as Changes)
+  return pass(
+    'budget.validation',
+    changed.length === 0 ? 'nothing changes' : 'every changed value is valid',
+    valid as unknown as Changes
+  )
 }
