@@ -10,13 +10,12 @@
  * server and dropped after; about a minute).
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { randomUUID } from 'node:crypto'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { cpus } from 'node:os'
 import { pathToFileURL } from 'node:url'
 import autocannon from 'autocannon'
-import pg from 'pg'
+import { postgres } from '../test/server/harness'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? '10')
 const CONNECTIONS = 12
@@ -29,20 +28,9 @@ if (server === undefined || server === '') {
   process.exit(2)
 }
 
-const admin = async (sql: string) => {
-  const client = new pg.Client({ connectionString: server })
-  await client.connect()
-  try {
-    await client.query(sql)
-  } finally {
-    await client.end()
-  }
-}
-const name = `budget_rules_bench_${randomUUID().replaceAll('-', '')}`
-await admin(`CREATE DATABASE ${name}`)
-const url = new URL(server)
-url.pathname = `/${name}`
-const databaseUrl = url.toString()
+// A database of its own on that server, made and dropped as the server tests make theirs.
+const place = await postgres(server).place()
+const databaseUrl = place.options.databaseUrl as string
 
 const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href
 const started: Array<ChildProcess> = []
@@ -100,7 +88,7 @@ try {
   // The first instance migrates and seeds; the other two start on the seeded database.
   const first = await instance()
   const urls = [first, ...(await Promise.all([instance(), instance()]))]
-  console.log(`three instances on ${name}: ${urls.join(', ')}`)
+  console.log(`three instances on ${new URL(databaseUrl).pathname.slice(1)}: ${urls.join(', ')}`)
   // Answers first: every instance gives the same page.
   const pages = await Promise.all(urls.map(async (u) => (await fetch(`${u}${PAGE}`, { headers: HEADERS })).text()))
   if (new Set(pages).size !== 1 || !pages[0]?.startsWith('[{')) throw new Error('the instances disagree on the page')
@@ -115,7 +103,7 @@ try {
 } finally {
   for (const child of started) child.kill('SIGTERM')
   await new Promise((resolve) => setTimeout(resolve, 1000))
-  await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+  await place.drop()
 }
 
 writeFileSync('bench/instances-results.json', `${JSON.stringify(results, null, 2)}\n`)

@@ -17,7 +17,7 @@
  * @since 0.1.0
  */
 import * as t from 'io-ts'
-import { isRecord, isStrings, missing, withGuard } from '../json/guard'
+import { isStrings, missing, withGuard } from '../json/guard'
 import { either as E } from 'fp-ts'
 import type { Reason } from '../decision/rules'
 import type { Problem } from '../decision/problem'
@@ -25,7 +25,7 @@ import { fail, pass, recordInto, type Trail } from '../decision/trail'
 import { headerOf } from '../http/headers'
 import type { Request } from '../http/request'
 import * as problem from '../decision/problem'
-import { hasOwn } from '../json/value'
+import { hasOwn, isJsonObject } from '../json/value'
 import { describeValue } from '../json/describe'
 
 // -------------------------------------------------------------------------------------
@@ -77,7 +77,7 @@ const sessionCodec = /*#__PURE__*/ t.type(
 )
 
 const isUser = (u: unknown): boolean => {
-  if (!isRecord(u)) return false
+  if (!isJsonObject(u)) return false
   const id = u.id
   if (missing(u, 'id', id) || typeof id !== 'string') return false
   const verified = u.email_verified
@@ -85,7 +85,7 @@ const isUser = (u: unknown): boolean => {
 }
 
 const isMembership = (u: unknown): boolean => {
-  if (!isRecord(u)) return false
+  if (!isJsonObject(u)) return false
   const role = u.role
   if (missing(u, 'role', role) || !Role.is(role)) return false
   const permissions = u.permissions
@@ -106,13 +106,13 @@ export const Session = /*#__PURE__*/ withGuard(
   sessionCodec,
   // Written out for speed: the guard of `sessionCodec`, read for read (test/json/guards.test.ts).
   (u): u is t.TypeOf<typeof sessionCodec> => {
-    if (!isRecord(u)) return false
+    if (!isJsonObject(u)) return false
     const user = u.user
     if (missing(u, 'user', user) || !(user === null || isUser(user))) return false
     const memberships = u.memberships
     return (
       !missing(u, 'memberships', memberships) &&
-      isRecord(memberships) &&
+      isJsonObject(memberships) &&
       Object.keys(memberships).every((k) => isMembership(memberships[k]))
     )
   }

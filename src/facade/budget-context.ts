@@ -17,7 +17,8 @@ import { fail, recordInto, type Trail } from '../decision/trail'
 import type { Problem } from '../decision/problem'
 import type { Reason } from '../decision/rules'
 import { Request } from '../http/request'
-import { isRecord, isStrings, missing, withGuard } from '../json/guard'
+import { isStrings, missing, withGuard } from '../json/guard'
+import { isJsonObject } from '../json/value'
 import * as problem from '../decision/problem'
 import type { Reply, ReplyOf } from '../reply/reply'
 import { checkOnly, respondWith, settle, StoredObject } from './context'
@@ -55,7 +56,7 @@ export const BudgetContext = /*#__PURE__*/ withGuard(
   budgetContextCodec,
   // Written out for speed: the guard of `budgetContextCodec`, read for read (test/json/guards.test.ts).
   (u): u is t.TypeOf<typeof budgetContextCodec> => {
-    if (!isRecord(u)) return false
+    if (!isJsonObject(u)) return false
     const { request } = u
     if (missing(u, 'request', request) || !Request.is(request)) return false
     const { session } = u

@@ -9,7 +9,8 @@
  * @since 0.1.0
  */
 import * as t from 'io-ts'
-import { isRecord, missing, withGuard } from '../json/guard'
+import { missing, withGuard } from '../json/guard'
+import { isJsonObject } from '../json/value'
 import { getterOf, type Headers, isHeaderValue } from './headers'
 
 // -------------------------------------------------------------------------------------
@@ -94,7 +95,7 @@ export const Request = /*#__PURE__*/ withGuard(
   requestCodec,
   // Written out for speed: the guard of `requestCodec`, read for read (test/json/guards.test.ts).
   (u): u is t.TypeOf<typeof requestCodec> => {
-    if (!isRecord(u)) return false
+    if (!isJsonObject(u)) return false
     const headers = u.headers
     if (missing(u, 'headers', headers) || !HeadersCodec.is(headers)) return false
     const query = u.query

@@ -7,7 +7,7 @@
  * @example
  * import * as t from 'io-ts'
  *
- * const Id = withGuard(t.type({ id: t.string }), (u): u is { id: string } => isRecord(u) && typeof u.id === 'string')
+ * const Id = withGuard(t.type({ id: t.string }), (u): u is { id: string } => typeof (u as { id?: unknown } | null)?.id === 'string')
  * Id.is({ id: 'b-1' }) //=> true
  * Id.props.id.name //=> 'string'
  *
@@ -27,7 +27,7 @@ import { hasOwn } from './value'
  * @example
  * import * as t from 'io-ts'
  *
- * const Id = withGuard(t.type({ id: t.string }), (u): u is { id: string } => isRecord(u) && typeof u.id === 'string')
+ * const Id = withGuard(t.type({ id: t.string }), (u): u is { id: string } => typeof (u as { id?: unknown } | null)?.id === 'string')
  * Id.is({ id: 'b-1' }) //=> true
  * Id._tag //=> 'InterfaceType'
  *
@@ -37,19 +37,6 @@ import { hasOwn } from './value'
 export const withGuard = <C extends t.Any>(codec: C, guard: (u: unknown) => u is t.TypeOf<C>): C =>
   // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment -- its prototype is `codec`, an instance
   Object.assign(Object.create(codec) as C, { is: guard })
-
-/**
- * io-ts's `UnknownRecord.is`: an object, not null, not an array.
- *
- * @example
- * isRecord({}) //=> true
- * isRecord([]) //=> false
- *
- * @category refinements
- * @since 0.3.0
- */
-export const isRecord = (u: unknown): u is Readonly<Record<string, unknown>> =>
-  u !== null && typeof u === 'object' && !Array.isArray(u)
 
 /**
  * How `t.type` tells a required key missing: its value is `undefined` and it is not an own

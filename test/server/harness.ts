@@ -27,7 +27,7 @@ const pglite: Store = {
 }
 
 /** A fresh database on the PostgreSQL server of `url`, dropped (connections and all) by `drop`. */
-const postgres = (url: string): Store => ({
+export const postgres = (url: string): Store => ({
   name: 'PostgreSQL',
   place: async () => {
     const name = `budget_rules_test_${randomUUID().replaceAll('-', '')}`
