@@ -131,6 +131,8 @@ describe('the facades against the document', () => {
     const recipient = fc.oneof(
       // the one already enrolled, in another spelling: a 409 when the caller may enroll
       fc.constant({ bank_recipient: enrolled }),
+      // a new one, valid in every field: a 201 when the caller may enroll
+      fc.constant({ bank_recipient: { rut: '1-9', account_number: '1234567890', bank_id: 'bank-1', name: 'Ana' } }),
       fc.record({
         bank_recipient: fc.record({
           rut: fc.constantFrom('12.345.678-5', '12345678-5', '1-9', 'x'),
