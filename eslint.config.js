@@ -21,6 +21,10 @@ const layers = {
   facade: ['auth', 'banking', 'budget', 'calendar', 'company', 'decision', 'http', 'json', 'paging', 'reply'],
   sql: ['calendar', 'decision', 'json', 'paging'],
   timeline: ['budget', 'calendar', 'json', 'recurrence'],
+  // decision records and replay, over the facades.
+  decisions: ['auth', 'budget', 'calendar', 'decision', 'facade', 'http', 'json', 'paging', 'reply'],
+  // the API's OpenAPI document, from the rules, the codecs and the endpoints.
+  openapi: ['auth', 'budget', 'calendar', 'decision', 'http', 'json', 'paging', 'reply'],
   // the service's data as fast-check arbitraries (fast-check is a peer dependency).
   arbitraries: ['auth', 'banking', 'budget', 'calendar', 'company', 'decision', 'http', 'json', 'paging', 'recurrence']
 }

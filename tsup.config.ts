@@ -4,7 +4,7 @@ import { defineConfig, type Options } from 'tsup'
 // `client` (no fp-ts, no io-ts), `sql` (page requests as SQL text), and `arbitraries` and
 // `conformance` (fast-check, a peer dependency: R-90, R-91), and `openapi` (the API's OpenAPI
 // document, R-100), and `react-admin` (a data provider, R-101; ra-core, an optional peer, stays
-// external). Modules they share become
+// external), and `decisions` (decision records and replay, R-120, R-122). Modules they share become
 // chunks, so a rule exists once. The CLI, the package's bin (which also serves the reference
 // server), is built apart: ESM only, no types, its own bundle of the core it uses.
 //
@@ -34,7 +34,8 @@ export default defineConfig([
       arbitraries: 'src/arbitraries.ts',
       conformance: 'src/conformance.ts',
       openapi: 'src/openapi.ts',
-      'react-admin': 'src/react-admin.ts'
+      'react-admin': 'src/react-admin.ts',
+      decisions: 'src/decisions.ts'
     },
     external: ['ra-core'],
     format: ['esm', 'cjs'],

@@ -18,6 +18,7 @@
  */
 
 // -- facades: a request and the server's data in, the exact reply out
+export { respondBudget } from './facade/budget-read'
 export { respondBudgetUpdate } from './facade/budget-update'
 export { respondTopUp, respondWithdraw, respondAmount } from './facade/money'
 export type { BudgetContext, BudgetReply } from './facade/budget-context'

@@ -1,18 +1,22 @@
 /**
  * `budget-rules serve`: the reference server (`src/server`), configured from the environment:
  * `PORT` (default 3000), `DATA_DIR` (where the embedded database keeps its files, default
- * `.data`) and `DATABASE_URL` (a PostgreSQL server instead). It prints the URL it serves, and on
- * SIGTERM or SIGINT closes the server (which drains and closes the database) and exits 0.
- * `--conformance` (or `CONFORMANCE=1`) turns on the conformance hook, a test mode, with a warning.
+ * `.data`) and `DATABASE_URL` (a PostgreSQL server instead), `LOG_LEVEL` (default `info`: a JSON
+ * line per request on standard output), `DECISION_LOG` (`off` records no decision),
+ * `DECISION_LOG_DAYS` (default 30) and `METRICS_TOKEN` (the bearer token `/metrics` asks for). It
+ * prints the URL it serves, and on SIGTERM or SIGINT closes the server (which drains and closes
+ * the database) and exits 0. `--conformance` (or `CONFORMANCE=1`) turns on the conformance hook,
+ * a test mode, with a warning.
  *
  * @example
  * serveOptions({ PORT: '8080', DATABASE_URL: 'postgres://localhost/budgets' })
- * //=> { port: 8080, dataDir: '.data', databaseUrl: 'postgres://localhost/budgets' }
+ * //=> { port: 8080, dataDir: '.data', databaseUrl: 'postgres://localhost/budgets', logLevel: 'info' }
  *
  * @since 0.1.0
  */
 import type { Command } from 'commander'
 import { describeValue } from '../json/describe'
+import { isLogLevel, LOG_LEVELS, type LogLevel } from '../server/log-level'
 import { CliError } from './input'
 import type { Io } from './io'
 
@@ -32,9 +36,16 @@ const MAX_PORT = 65535
  * What the server is given, read from the environment.
  *
  * @example
- * serveOptions({}) //=> { port: 3000, dataDir: '.data' }
- * serveOptions({ CONFORMANCE: '1' }) //=> { port: 3000, dataDir: '.data', conformance: true }
- * serveOptions({ RATE_LIMIT_PER_MINUTE: '30', IDEMPOTENCY_TTL_HOURS: '1' }) //=> { port: 3000, dataDir: '.data', rateLimitPerMinute: 30, idempotencyTtlHours: 1 }
+ * serveOptions({}) //=> { port: 3000, dataDir: '.data', logLevel: 'info' }
+ * serveOptions({ CONFORMANCE: '1' }) //=> { port: 3000, dataDir: '.data', logLevel: 'info', conformance: true }
+ * serveOptions({ RATE_LIMIT_PER_MINUTE: '30', IDEMPOTENCY_TTL_HOURS: '1' })
+ * //=> { port: 3000, dataDir: '.data', logLevel: 'info', rateLimitPerMinute: 30, idempotencyTtlHours: 1 }
+ * serveOptions({ LOG_LEVEL: 'silent', DECISION_LOG: 'off', DECISION_LOG_DAYS: '7', METRICS_TOKEN: 't0k3n' })
+ * //=> { port: 3000, dataDir: '.data', logLevel: 'silent', decisionLog: false, decisionLogDays: 7, metricsToken: 't0k3n' }
+ * (() => { try { return serveOptions({ LOG_LEVEL: 'verbose' }) } catch (e) { return String(e) } })()
+ * //=> 'CliError: LOG_LEVEL is "verbose", not one of fatal, error, warn, info, debug, trace, silent'
+ * (() => { try { return serveOptions({ DECISION_LOG: 'no' }) } catch (e) { return String(e) } })()
+ * //=> 'CliError: DECISION_LOG is "no", not on or off'
  * (() => { try { return serveOptions({ RATE_LIMIT_PER_MINUTE: '0' }) } catch (e) { return String(e) } })()
  * //=> 'CliError: RATE_LIMIT_PER_MINUTE is "0", not a whole number from 1'
  * (() => { try { return serveOptions({ PORT: 'http' }) } catch (e) { return String(e) } })()
@@ -50,6 +61,10 @@ export const serveOptions = (
   databaseUrl?: string
   rateLimitPerMinute?: number
   idempotencyTtlHours?: number
+  logLevel: LogLevel
+  decisionLog?: false
+  decisionLogDays?: number
+  metricsToken?: string
   conformance?: true
 } => {
   const port =
@@ -58,12 +73,21 @@ export const serveOptions = (
   const dataDir = env.DATA_DIR === undefined || env.DATA_DIR === '' ? DEFAULT_DATA_DIR : env.DATA_DIR
   const rateLimitPerMinute = positive(env, 'RATE_LIMIT_PER_MINUTE')
   const idempotencyTtlHours = positive(env, 'IDEMPOTENCY_TTL_HOURS')
+  const logLevel = env.LOG_LEVEL === undefined || env.LOG_LEVEL === '' ? 'info' : env.LOG_LEVEL
+  if (!isLogLevel(logLevel)) throw new CliError(`LOG_LEVEL is ${describeValue(logLevel)}, not one of ${LOG_LEVELS.join(', ')}`)
+  const decisionLog = env.DECISION_LOG ?? ''
+  if (!['', 'on', 'off'].includes(decisionLog)) throw new CliError(`DECISION_LOG is ${describeValue(decisionLog)}, not on or off`)
+  const decisionLogDays = positive(env, 'DECISION_LOG_DAYS')
   return {
     port,
     dataDir,
     ...(env.DATABASE_URL === undefined || env.DATABASE_URL === '' ? {} : { databaseUrl: env.DATABASE_URL }),
     ...(rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute }),
     ...(idempotencyTtlHours === undefined ? {} : { idempotencyTtlHours }),
+    logLevel,
+    ...(decisionLog === 'off' ? { decisionLog: false as const } : {}),
+    ...(decisionLogDays === undefined ? {} : { decisionLogDays }),
+    ...(env.METRICS_TOKEN === undefined || env.METRICS_TOKEN === '' ? {} : { metricsToken: env.METRICS_TOKEN }),
     ...(env.CONFORMANCE === '1' ? { conformance: true as const } : {})
   }
 }
@@ -78,7 +102,7 @@ export const serveCommand = (program: Command, io: Io): Command =>
   program
     .command('serve')
     .description(
-      'start the reference server (PORT, default 3000; DATA_DIR, default .data; DATABASE_URL; RATE_LIMIT_PER_MINUTE, default 600; IDEMPOTENCY_TTL_HOURS, default 24; CONFORMANCE=1)'
+      'start the reference server (PORT, default 3000; DATA_DIR, default .data; DATABASE_URL; RATE_LIMIT_PER_MINUTE, default 600; IDEMPOTENCY_TTL_HOURS, default 24; LOG_LEVEL, default info; DECISION_LOG=off; DECISION_LOG_DAYS, default 30; METRICS_TOKEN; CONFORMANCE=1)'
     )
     .option('--conformance', 'test mode: the conformance hook (PUT /__conformance/state), never in production')
     .action(async (flags: { conformance?: boolean }) => {

@@ -408,7 +408,8 @@ export const buildDocument = (operations: ReadonlyArray<Operation>, options: Doc
     tags: [
       { name: 'budgets', description: 'Budgets (balance groups): updates, money, periods.' },
       { name: 'banking', description: 'Bank transactions and bank recipients.' },
-      { name: 'companies', description: "The caller's companies and their members' roles." }
+      { name: 'companies', description: "The caller's companies and their members' roles." },
+      { name: 'decisions', description: 'What was decided: a record of every request a rule decided, for its company.' }
     ],
     paths,
     components: {

@@ -50,7 +50,7 @@ export interface Operation {
   /** The path as OpenAPI writes it, parameters in braces. */
   readonly path: string
   readonly summary: string
-  readonly tag: 'budgets' | 'banking' | 'companies'
+  readonly tag: 'budgets' | 'banking' | 'companies' | 'decisions'
   /** The rules the facade consults, in any order: each one's kinds of problem are replies it can give. */
   readonly rules: ReadonlyArray<RuleId>
   /** Whether the request carries `company-id`. */
@@ -144,6 +144,8 @@ const schemas = {
   },
   BankRecipient: { ...recipient, additionalProperties: false },
   Company: /*#__PURE__*/ schemaOfRecord(endpoints.companies),
+  /** A decision record (R-120), its request id also as `id`. */
+  DecisionRecord: /*#__PURE__*/ schemaOfRecord(endpoints.decisions),
   RoleAssignment: {
     type: 'object',
     properties: { user_id: { type: 'string' }, role: /*#__PURE__*/ schemaOfCodec(Role) },
@@ -345,5 +347,18 @@ export const operations: ReadonlyArray<Operation> = [
     idempotent: false,
     success: { status: 200, name: 'RoleAssignment', schema: schemas.RoleAssignment, description: 'The role assigned' },
     index: null
+  },
+  {
+    operationId: 'listDecisions',
+    method: 'get',
+    path: endpoints.decisions.path,
+    summary: "The company's decision records: what each request asked, which rules decided, what changed",
+    tag: 'decisions',
+    rules: [...paged, 'page.permission'],
+    company: true,
+    body: null,
+    idempotent: false,
+    success: { status: 200, name: 'DecisionRecord', schema: schemas.DecisionRecord, description: 'The page of decision records' },
+    index: endpoints.decisions
   }
 ]

@@ -2,31 +2,37 @@
  * The reference server's app, assembled from its parts as Hono's guide for larger applications
  * does: middleware of one concern each (./middleware.ts), routes per resource mounted with
  * `app.route` (./routes/), each reading top to bottom as look up (./lookup.ts, the store),
- * decide (a facade), persist (the store) inside the unit of work (./unit-of-work.ts), reply. No
- * rule of the service lives here: the replies are the facades'.
+ * decide (a facade), persist (the store) inside the unit of work (./unit-of-work.ts), record
+ * (./decision-log.ts), reply. No rule of the service lives here: the replies are the facades'.
  *
- * Around the routes: an X-Request-Id on every reply, CORS, a per-key rate limit shared by every
- * instance (the contract's 429 through `respondServiceRefusal`), a body limit (413 before the
- * body is read whole), a 404 for unknown routes, a 503 while the database is away and a 500 for
- * anything else thrown, in the service's shapes. In test mode only, the conformance hook
+ * Around the routes: an X-Request-Id on every reply, the bearer key hashed once, a JSON log line
+ * and the metrics of every request (`GET /metrics`, R-123), CORS, a per-key rate limit shared by
+ * every instance (the contract's 429 through `respondServiceRefusal`), a body limit (413 before
+ * the body is read whole), a 404 for unknown routes, a 503 while the database is away and a 500
+ * for anything else thrown, in the service's shapes. In test mode only, the conformance hook
  * (./conformance.ts).
  *
  * @since 0.2.0
  */
 import { Hono } from 'hono'
 import { bodyLimit as honoBodyLimit } from 'hono/body-limit'
+import type { Logger } from 'pino'
 import { type Database, isDatabaseUnavailable } from '../store/database'
 import { adminRoutes } from './admin'
 import { CONFORMANCE_PATH, conformanceHook, SEED_LIMIT_BYTES } from './conformance'
+import { decisionLog } from './decision-log'
 import { explorerRoutes } from './explorer'
 import { lookup } from './lookup'
-import { bodyLimit, cors, rateLimit, requestId } from './middleware'
+import { metrics as appMetrics } from './metrics'
+import { apiKey, bodyLimit, cors, observe, rateLimit, requestId } from './middleware'
 import { openApiRoutes } from './openapi'
 import { rateLimiter } from './rate-limit'
 import { type Env, problem, rawBody, RETRY_AFTER_UNAVAILABLE_S, send } from './reply'
 import { bankingRoutes } from './routes/banking'
 import { budgetRoutes } from './routes/budgets'
 import { companyRoutes } from './routes/companies'
+import { decisionRoutes } from './routes/decisions'
+import type { RouteDeps } from './routes/deps'
 import { unitOfWork } from './unit-of-work'
 
 export { RETRY_AFTER_UNAVAILABLE_S } from './reply'
@@ -44,6 +50,12 @@ export interface AppOptions {
   readonly bodyLimitBytes: number
   /** Told of every exception that became a 500, with the request's id. */
   readonly report: (error: unknown, requestId: string) => void
+  /** Where each request's JSON line goes (R-123). */
+  readonly logger: Logger
+  /** Whether decisions are recorded (R-121; `DECISION_LOG=off` turns it off). */
+  readonly decisionLog: boolean
+  /** The bearer token `/metrics` asks for, or undefined for none (`METRICS_TOKEN`). */
+  readonly metricsToken?: string | undefined
   /**
    * The conformance hook (test mode, ./conformance.ts): PUT /__conformance/state seeds the
    * scenario, whose session, today and members every request then gets; no rate limit, no
@@ -57,15 +69,36 @@ export interface AppOptions {
  * `listen` (main.ts) serves it on `@hono/node-server`, whose bindings give the client's address.
  */
 export const buildApp = (options: AppOptions): Hono<Env> => {
-  const { database: db, clock } = options
+  const { database: db, clock, logger } = options
   const hook = options.conformance === true ? conformanceHook(db) : null
-  const deps = { db, clock, lookup: lookup(db, clock, hook), mutate: unitOfWork(db, clock, options.idempotencyTtlHours) }
+  const metrics = appMetrics(db, options.metricsToken)
+  const log = decisionLog({
+    enabled: options.decisionLog,
+    clock,
+    dropped: (endpoint, detail) => {
+      metrics.dropped(endpoint)
+      logger.warn({ endpoint, detail }, 'decision record dropped')
+    }
+  })
+  const deps: RouteDeps = {
+    db,
+    clock,
+    lookup: lookup(db, clock, hook),
+    mutate: unitOfWork(db, clock, options.idempotencyTtlHours, log),
+    log,
+    answer: async (c, endpoint, context, reply, resource_id) => {
+      await log.keep(db, log.decided(c, endpoint, context, reply, resource_id))
+      return send(reply)
+    }
+  }
   const app = new Hono<Env>()
 
-  // -- every request: an id, CORS and preflight, the rate limit (not under the hook), the body limit
+  // -- every request: an id, its key hashed, its log line and metrics, CORS and preflight, the
+  // metrics themselves (not rate limited), the rate limit (not under the hook), the body limit
 
-  app.use('*', requestId(), cors())
-  if (hook === null) app.use('*', rateLimit(rateLimiter(db, options.rateLimitPerMinute, clock)))
+  app.use('*', requestId(), apiKey(), observe(logger, metrics), cors())
+  app.get('/metrics', (c) => metrics.handler(c))
+  if (hook === null) app.use('*', rateLimit(rateLimiter(db, options.rateLimitPerMinute, clock), metrics.rateLimited))
   else
     // Before the API's body limit: a scenario's records may outgrow it.
     app.put(CONFORMANCE_PATH, honoBodyLimit({ maxSize: SEED_LIMIT_BYTES }), async (c) => {
@@ -81,6 +114,7 @@ export const buildApp = (options: AppOptions): Hono<Env> => {
   app.route('/v1/budgets', budgetRoutes(deps))
   app.route('/v1/banking', bankingRoutes(deps))
   app.route('/v1/companies', companyRoutes(deps))
+  app.route('/v1/decisions', decisionRoutes(deps))
 
   // -- pages: the decision explorer at `/`, the admin console, the OpenAPI document and /docs
 

@@ -9,11 +9,15 @@
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { serve as listenOn } from '@hono/node-server'
+import type { DestinationStream } from 'pino'
 import { type Database, openDatabase } from '../store/database'
+import { purgeDecisions } from '../store/decisions'
 import { migrate } from '../store/migrations'
 import { seedWhenEmpty } from '../store/seed'
 import { purgeExpired } from '../store/store'
 import { buildApp } from './app'
+import { requestLogger } from './log'
+import type { LogLevel } from './log-level'
 
 /** What {@link serve} takes; every field has a default. */
 export interface ServeOptions {
@@ -36,6 +40,16 @@ export interface ServeOptions {
    * anyone reaching the server set its data and every request's session. False by default.
    */
   readonly conformance?: boolean
+  /** The least severe level logged (R-123); `silent` (the default here; `budget-rules serve` says `info`) for none. */
+  readonly logLevel?: LogLevel
+  /** Where the log lines go; standard output by default. */
+  readonly logDestination?: DestinationStream
+  /** Whether decisions are recorded (R-121); true by default. */
+  readonly decisionLog?: boolean
+  /** Days a decision record is kept; 30 by default. Older records are purged. */
+  readonly decisionLogDays?: number
+  /** The bearer token `/metrics` asks for; none by default. */
+  readonly metricsToken?: string
 }
 
 /** A server listening. */
@@ -54,8 +68,10 @@ export const DEFAULT_RATE_LIMIT = 600
 export const DRAIN_MS = 10_000
 /** Hours an Idempotency-Key is remembered unless told otherwise. */
 export const DEFAULT_IDEMPOTENCY_TTL_HOURS = 24
-/** How often each instance purges what has expired (idempotency keys, rate-limit windows). */
+/** How often each instance purges what has expired (idempotency keys, rate-limit windows, decision records). */
 export const PURGE_EVERY_MS = 60_000
+/** Days a decision record is kept unless told otherwise. */
+export const DEFAULT_DECISION_LOG_DAYS = 30
 
 /**
  * Listens with the app over a database already migrated and seeded; `close` closes the database
@@ -73,6 +89,7 @@ export const listen = (
 ): Promise<Served> => {
   const host = options.host ?? '127.0.0.1'
   const clock = options.clock ?? (() => new Date())
+  const logger = requestLogger(options.logLevel ?? 'silent', options.logDestination)
   const app = buildApp({
     database,
     clock,
@@ -80,16 +97,22 @@ export const listen = (
     idempotencyTtlHours: options.idempotencyTtlHours ?? DEFAULT_IDEMPOTENCY_TTL_HOURS,
     bodyLimitBytes: BODY_LIMIT_BYTES,
     conformance: options.conformance ?? false,
+    logger,
+    decisionLog: options.decisionLog ?? true,
+    metricsToken: options.metricsToken,
     report:
       options.report ??
       ((error, requestId) => {
-        console.error(`request ${requestId} failed:`, error)
+        logger.error({ request_id: requestId, err: error }, 'unexpected error')
       })
   })
   // Any instance may purge, any number of times; a failure (the database away) waits for the next.
   const ttlMs = (options.idempotencyTtlHours ?? DEFAULT_IDEMPOTENCY_TTL_HOURS) * 3_600_000
+  const keptMs = (options.decisionLogDays ?? DEFAULT_DECISION_LOG_DAYS) * 86_400_000
   const purge = (): Promise<number> =>
-    purgeExpired(database, clock().toISOString(), new Date(clock().getTime() - ttlMs).toISOString()).catch(() => 0)
+    purgeExpired(database, clock().toISOString(), new Date(clock().getTime() - ttlMs).toISOString())
+      .then(async (keys) => keys + (await purgeDecisions(database, new Date(clock().getTime() - keptMs).toISOString())))
+      .catch(() => 0)
   const purging = setInterval(() => void purge(), PURGE_EVERY_MS)
   purging.unref()
   return new Promise((resolve, reject) => {
@@ -109,6 +132,7 @@ export const listen = (
           })
         })
         if (options.ownsDatabase === true) await database.close()
+        logger.flush()
       }
       const url = new URL('http://localhost')
       url.hostname = host

@@ -30,6 +30,8 @@ export interface Database extends Queryable {
   readonly transaction: <T>(work: (tx: Queryable) => Promise<T>) => Promise<T>
   /** Waits for the transactions under way, then closes (PGlite checkpoints its files). */
   readonly close: () => Promise<void>
+  /** The connections open, those idle, and the requests waiting for one (what /metrics shows). */
+  readonly stats: () => { readonly total: number; readonly idle: number; readonly waiting: number }
 }
 
 /** Where the data lives: a PostgreSQL server's URL, or else PGlite's directory (memory when absent). */

@@ -160,6 +160,46 @@ export const migrations: ReadonlyArray<Migration> = [
       -- Keys older than IDEMPOTENCY_TTL_HOURS are purged by age.
       CREATE INDEX idempotency_keys_created_at ON idempotency_keys (created_at);
     `
+  },
+  {
+    version: 4,
+    name: 'decision records',
+    sql: `
+      -- One row per request a facade decided (R-121), its fields those of a decision record
+      -- (R-120): id is the request id (GET /v1/decisions pages by at, then id), the masked case,
+      -- the reply and the changes as json (not jsonb, which holds no NUL nor a lone surrogate,
+      -- both of which a request body may). A mutation's row commits in the mutation's transaction.
+      CREATE TABLE decisions (
+        id text COLLATE "C" PRIMARY KEY,
+        request_id text COLLATE "C" GENERATED ALWAYS AS (id) STORED,
+        at timestamptz NOT NULL,
+        company_id text,
+        actor_id text,
+        key_id text,
+        endpoint text NOT NULL,
+        method text NOT NULL,
+        path text NOT NULL,
+        resource_id text,
+        idempotency_key text,
+        replay_of text,
+        status integer NOT NULL,
+        rules json NOT NULL,
+        "case" json,
+        reply json NOT NULL,
+        changes json NOT NULL,
+        masked json NOT NULL,
+        erased json NOT NULL,
+        library_version text NOT NULL
+      );
+      -- A company's records in time order (the index's sort), and a resource's history.
+      CREATE INDEX decisions_company_at ON decisions (company_id, at, id);
+      CREATE INDEX decisions_company_resource ON decisions (company_id, resource_id, at, id);
+      CREATE INDEX decisions_request_id ON decisions (request_id);
+      -- Records older than DECISION_LOG_DAYS are purged by age.
+      CREATE INDEX decisions_at ON decisions (at);
+      -- The request that claimed an Idempotency-Key: what the record of a replayed reply names.
+      ALTER TABLE idempotency_keys ADD COLUMN request_id text;
+    `
   }
 ]
 

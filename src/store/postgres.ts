@@ -79,6 +79,7 @@ export const openPostgres = async (connectionString: string): Promise<Database> 
       }
     },
     // Called once the HTTP server has closed: no transaction is under way.
-    close: end
+    close: end,
+    stats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount })
   }
 }

@@ -27,8 +27,9 @@ export interface TransactionRow {
   readonly updated_at: string
 }
 
-/** A reply kept for an Idempotency-Key. */
+/** A reply kept for an Idempotency-Key, and the request that claimed the key (null for a key claimed before it was kept). */
 export interface KeptReply {
+  readonly request_id: string | null
   readonly fingerprint: string
   readonly status: number | null
   readonly headers: Readonly<Record<string, string>> | null
@@ -186,7 +187,14 @@ export const saveRole = async (tx: Queryable, companyId: string, userId: string,
  */
 export const claimIdempotencyKey = async (
   tx: Queryable,
-  claim: { key_sha256: string; idempotency_key: string; fingerprint: string; now: string; expired_before: string }
+  claim: {
+    key_sha256: string
+    idempotency_key: string
+    fingerprint: string
+    request_id: string
+    now: string
+    expired_before: string
+  }
 ): Promise<KeptReply | null> => {
   // A key kept longer than its time to live is forgotten: its reuse is a new request.
   await tx.query('DELETE FROM idempotency_keys WHERE key_sha256 = $1 AND idempotency_key = $2 AND created_at < $3', [
@@ -195,13 +203,13 @@ export const claimIdempotencyKey = async (
     claim.expired_before
   ])
   const inserted = await tx.query(
-    `INSERT INTO idempotency_keys (key_sha256, idempotency_key, fingerprint, created_at) VALUES ($1, $2, $3, $4)
+    `INSERT INTO idempotency_keys (key_sha256, idempotency_key, fingerprint, created_at, request_id) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT DO NOTHING RETURNING 1`,
-    [claim.key_sha256, claim.idempotency_key, claim.fingerprint, claim.now]
+    [claim.key_sha256, claim.idempotency_key, claim.fingerprint, claim.now, claim.request_id]
   )
   if (inserted.length > 0) return null
   const kept = await tx.query<KeptReply & Row>(
-    'SELECT fingerprint, status, headers, body FROM idempotency_keys WHERE key_sha256 = $1 AND idempotency_key = $2',
+    'SELECT request_id, fingerprint, status, headers, body FROM idempotency_keys WHERE key_sha256 = $1 AND idempotency_key = $2',
     [claim.key_sha256, claim.idempotency_key]
   )
   // The claim waited for the request holding the key: its row is committed, reply and all.

@@ -101,7 +101,8 @@ describe.skipIf(skipped !== null)('several instances on one PostgreSQL', () => {
     expect((await db.query('SELECT version FROM schema_migrations ORDER BY version')).rows).toEqual([
       { version: 1 },
       { version: 2 },
-      { version: 3 }
+      { version: 3 },
+      { version: 4 }
     ])
     expect(await count('SELECT count(*) AS n FROM budgets')).toBe(demoBudgets.length)
     expect(await count("SELECT count(*) AS n FROM companies WHERE id = 'c-acme'")).toBe(1)
