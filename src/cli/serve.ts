@@ -33,6 +33,24 @@ const DEFAULT_DATA_DIR = '.data'
 const MAX_PORT = 65535
 
 /**
+ * Where the reference server's database is, read from the environment as `serve` reads it:
+ * `DATABASE_URL` (a PostgreSQL server), else PGlite under `DATA_DIR` (`.data` by default).
+ *
+ * @example
+ * databaseOptions({}) //=> { dataDir: '.data' }
+ * databaseOptions({ DATA_DIR: '/var/budgets', DATABASE_URL: 'postgres://localhost/budgets' })
+ * //=> { dataDir: '/var/budgets', databaseUrl: 'postgres://localhost/budgets' }
+ *
+ * @since 0.4.0
+ */
+export const databaseOptions = (
+  env: Readonly<Record<string, string | undefined>>
+): { dataDir: string; databaseUrl?: string } => ({
+  dataDir: env.DATA_DIR === undefined || env.DATA_DIR === '' ? DEFAULT_DATA_DIR : env.DATA_DIR,
+  ...(env.DATABASE_URL === undefined || env.DATABASE_URL === '' ? {} : { databaseUrl: env.DATABASE_URL })
+})
+
+/**
  * What the server is given, read from the environment.
  *
  * @example
@@ -70,7 +88,6 @@ export const serveOptions = (
   const port =
     env.PORT === undefined || env.PORT === '' ? DEFAULT_PORT : /^\d{1,5}$/.test(env.PORT) ? Number(env.PORT) : Number.NaN
   if (!(port <= MAX_PORT)) throw new CliError(`PORT is ${describeValue(env.PORT)}, not a port number from 0 to ${MAX_PORT}`)
-  const dataDir = env.DATA_DIR === undefined || env.DATA_DIR === '' ? DEFAULT_DATA_DIR : env.DATA_DIR
   const rateLimitPerMinute = positive(env, 'RATE_LIMIT_PER_MINUTE')
   const idempotencyTtlHours = positive(env, 'IDEMPOTENCY_TTL_HOURS')
   const logLevel = env.LOG_LEVEL === undefined || env.LOG_LEVEL === '' ? 'info' : env.LOG_LEVEL
@@ -80,8 +97,7 @@ export const serveOptions = (
   const decisionLogDays = positive(env, 'DECISION_LOG_DAYS')
   return {
     port,
-    dataDir,
-    ...(env.DATABASE_URL === undefined || env.DATABASE_URL === '' ? {} : { databaseUrl: env.DATABASE_URL }),
+    ...databaseOptions(env),
     ...(rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute }),
     ...(idempotencyTtlHours === undefined ? {} : { idempotencyTtlHours }),
     logLevel,

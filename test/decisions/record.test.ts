@@ -452,3 +452,11 @@ describe('what cannot be kept is refused', () => {
     expect(E.isRight(record) && record.right.case?.budget).toBe('b-1')
   })
 })
+
+describe('the library version a record names', () => {
+  it("is package.json's version", async () => {
+    const { readFile } = await import('node:fs/promises')
+    const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+    expect(LIBRARY_VERSION).toBe(pkg.version)
+  })
+})
