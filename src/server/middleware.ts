@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks'
 import type { Logger } from 'pino'
 import { bodyLimit as honoBodyLimit } from 'hono/body-limit'
 import { createMiddleware } from 'hono/factory'
-import { routePath } from 'hono/route'
+import { matchedRoutes } from 'hono/route'
 import { headerOf } from '../http/headers'
 import { logRequest } from './log'
 import type { Metrics } from './metrics'
@@ -48,11 +48,15 @@ export const apiKey = () =>
     await next()
   })
 
-/** The route a request matched, as its pattern (`/v1/budgets/:id`), or `unmatched`: never the raw path. */
-const routeOf = (c: Parameters<Parameters<typeof createMiddleware<Env>>[0]>[0]): string => {
-  const route = routePath(c, -1)
-  return route === '/*' || route === '*' ? 'unmatched' : route
-}
+/**
+ * The route a request matched, as its pattern (`/v1/budgets/:id`), or `unmatched`: never the raw
+ * path. The handler's route is the last one matched that is not a middleware (`app.use`, whose
+ * method is ALL), whether or not a middleware answered first (a 429).
+ */
+const routeOf = (c: Parameters<Parameters<typeof createMiddleware<Env>>[0]>[0]): string =>
+  matchedRoutes(c)
+    .filter((r) => r.method !== 'ALL')
+    .at(-1)?.path ?? 'unmatched'
 
 /**
  * Each request's JSON log line and its metrics, once it is answered (R-123): the route's

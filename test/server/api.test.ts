@@ -56,10 +56,21 @@ describe.each(variants)('the reference server on $name', ({ store, prism }) => {
   let proxy: Prism | null = null
   let url: string
   const extra: Array<Served> = []
+  /** The suite's server's log, a JSON line per request. */
+  const logLines: Array<string> = []
 
   beforeAll(async () => {
     ;({ database: db, drop } = await seeded(store))
-    server = await listen(db, { clock: () => NOW, rateLimitPerMinute: 1_000_000 })
+    server = await listen(db, {
+      clock: () => NOW,
+      rateLimitPerMinute: 1_000_000,
+      logLevel: 'info',
+      logDestination: {
+        write: (line: string) => {
+          logLines.push(line)
+        }
+      }
+    })
     if (prism) proxy = await startPrism(server.url)
     url = proxy?.url ?? server.url
   }, 90_000)
@@ -936,6 +947,16 @@ describe.each(variants)('the reference server on $name', ({ store, prism }) => {
       // Most of the suite's replies are decisions, most of them replayed whole.
       expect(checked).toBeGreaterThan(150)
       expect(replayed / checked).toBeGreaterThan(0.6)
+    })
+
+    it("no API key and no Authorization header of the suite's requests in any record, log line or metric, as bytes", async () => {
+      const records = await db.query<{ text: string }>('SELECT row_to_json(d)::text AS text FROM decisions d')
+      const metrics = await (await fetch(`${server.url}/metrics`)).text()
+      expect(logLines.length).toBeGreaterThan(replies.length / 2)
+      for (const line of logLines) expect(Object.keys(JSON.parse(line) as object)).toContain('request_id')
+      const everything = Buffer.from([...records.map((r) => r.text), ...logLines, metrics].join('\n'))
+      for (const secret of ['demo-admin', 'demo-manager', 'demo-member', 'demo-unverified', 'demo-nobody', 'Bearer demo'])
+        expect(everything.includes(Buffer.from(secret)), secret).toBe(false)
     })
   })
 })

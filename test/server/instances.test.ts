@@ -173,6 +173,24 @@ describe.skipIf(skipped !== null)('several instances on one PostgreSQL', () => {
     expect(await count("SELECT count(*) AS n FROM idempotency_keys WHERE idempotency_key LIKE 'killed-%' AND status = 200")).toBe(
       keys.length
     )
+    // Every money movement the database holds has its record, and no record claims one that is not there.
+    const moved = (
+      await db.query<{ idempotency_key: string; request_id: string }>(
+        "SELECT idempotency_key, request_id FROM idempotency_keys WHERE idempotency_key LIKE 'killed-%' AND status = 200 ORDER BY 1"
+      )
+    ).rows
+    const recorded = (
+      await db.query<{
+        idempotency_key: string
+        request_id: string
+        changes: ReadonlyArray<{ field: string; before: number; after: number }>
+      }>(
+        "SELECT idempotency_key, id AS request_id, changes FROM decisions WHERE idempotency_key LIKE 'killed-%' AND replay_of IS NULL AND status = 200 ORDER BY 1"
+      )
+    ).rows
+    expect(recorded.map((r) => [r.idempotency_key, r.request_id])).toEqual(moved.map((m) => [m.idempotency_key, m.request_id]))
+    const cents = recorded.flatMap((r) => r.changes.filter((c) => c.field === 'balance_cents').map((c) => c.after - c.before))
+    expect([cents.length, cents.reduce((a, b) => a + b, 0)]).toEqual([keys.length, keys.length])
     // A fresh instance takes the dead one's place.
     instances[0] = await startInstance(databaseUrl, { RATE_LIMIT_PER_MINUTE: '1000000' })
   }, 120_000)
