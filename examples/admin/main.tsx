@@ -5,8 +5,11 @@
  * service spells it; a budget is shown with its next periods drawn as the SVG timeline, and
  * edited with the inputs its caller may not change disabled (permittedUpdateFields) and a
  * preview of the periods a recurrence change gives (respondBudgetUpdate, then upcomingPeriods,
- * run here, before anything is sent). scripts/admin.ts bundles it into dist/admin/; the server
- * serves it at /admin/ (src/server/admin.ts).
+ * run here, before anything is sent). A budget shows its history (its decision records: when,
+ * who, status, fields changed, rules) and the decisions page finds a request id typed in, each
+ * record with its rules in words and a link that opens its case in the decision explorer.
+ * scripts/admin.ts bundles it into dist/admin/; the server serves it at /admin/
+ * (src/server/admin.ts).
  */
 import { type ReactNode, useEffect, useState } from 'react'
 import { createRoot } from 'react-dom/client'
@@ -38,9 +41,12 @@ import {
   TopToolbar,
   useLogin,
   useNotify,
+  useGetManyReference,
   useRecordContext,
   useRefresh
 } from 'react-admin'
+import { rules } from '../../src/decision/rules'
+import type { DecisionRecord } from '../../src/decisions'
 import { type Budget, permittedUpdateFields, respondBudgetUpdate } from '../../src/index'
 import { type BudgetRulesDataProvider, reactAdminDataProvider } from '../../src/react-admin'
 import { periodsSvg } from '../../src/timeline/svg'
@@ -282,6 +288,149 @@ const MoneyButtons = () => {
   )
 }
 
+// -------------------------------------------------------------------------------------
+// decisions: a budget's history, and the records found by request id
+// -------------------------------------------------------------------------------------
+
+type Recorded = DecisionRecord & { readonly id: string }
+
+/** A rule's words from the catalogue, or a note that this version has no such rule. */
+const ruleWords = (rule: string): string =>
+  Object.hasOwn(rules, rule) ? rules[rule as keyof typeof rules].summary : 'not a rule of this version'
+
+const changesText = (record: Recorded): string =>
+  record.changes.length === 0
+    ? 'nothing'
+    : record.changes.map((c) => `${c.field}: ${JSON.stringify(c.before)} → ${JSON.stringify(c.after)}`).join('; ')
+
+/** The decision explorer with this record's case filled in (explorer/main.ts reads the hash). */
+const explorerLink = (record: Recorded): string => `/#decision=${encodeURIComponent(JSON.stringify(record))}`
+
+/** A budget's history, read when asked for (one request, not one per view). */
+const BudgetHistory = () => {
+  const [open, setOpen] = useState(false)
+  return open ? (
+    <HistoryTable />
+  ) : (
+    <Button
+      label="History"
+      onClick={() => {
+        setOpen(true)
+      }}
+    />
+  )
+}
+
+/**
+ * A budget's last decisions but its reads, newest first; to a caller without full rights, the
+ * service's refusal in words (asked once: a refusal is no reason to ask again).
+ */
+const HistoryTable = () => {
+  const budget = useRecordContext<Budget & { id: string }>()
+  const { data, error, isPending } = useGetManyReference<Recorded>(
+    'decisions',
+    {
+      target: 'resource_id',
+      id: budget?.id ?? '',
+      pagination: { page: 1, perPage: 10 },
+      sort: { field: 'at', order: 'DESC' },
+      filter: { 'endpoint[$nin]': ['budget.get'] }
+    },
+    { enabled: budget !== undefined, retry: false }
+  )
+  if (budget === undefined || isPending) return null
+  if (error !== null && error !== undefined)
+    return (
+      <p className="history-note">
+        {error instanceof HttpError && error.status === 401
+          ? 'The history is shown to owners, admins and members with budgets_manage.'
+          : messageOf(error)}
+      </p>
+    )
+  return (
+    <table className="history" aria-label="history">
+      <thead>
+        <tr>
+          <th>when</th>
+          <th>who</th>
+          <th>request</th>
+          <th>status</th>
+          <th>changed</th>
+          <th>decided by</th>
+        </tr>
+      </thead>
+      <tbody>
+        {(data ?? []).map((r) => (
+          <tr key={r.id} data-request-id={r.id}>
+            <td>{r.at}</td>
+            <td>{r.actor_id ?? 'no user'}</td>
+            <td>
+              {r.method} {r.path}
+            </td>
+            <td>{r.status}</td>
+            <td>{changesText(r)}</td>
+            <td title={ruleWords(r.rules.at(-1) ?? '')}>{r.rules.at(-1) ?? (r.replay_of === null ? '' : `replay of ${r.replay_of}`)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}
+
+/** One record in full: the request, the reply, each rule and what it means, the changes. */
+const DecisionPanel = () => {
+  const record = useRecordContext<Recorded>()
+  if (record === undefined) return null
+  const body = (record.case?.request as { body?: unknown } | undefined)?.body
+  return (
+    <div className="decision" data-request-id={record.id}>
+      <p>
+        <code>
+          {record.method} {record.path}
+        </code>{' '}
+        by {record.actor_id ?? 'no user'}, key {record.key_id ?? 'none'}, at {record.at}
+      </p>
+      {typeof body === 'string' ? <pre className="decision-body">{body}</pre> : null}
+      <p>
+        replied {record.status}
+        {record.replay_of === null ? '' : `, the reply to ${record.replay_of} again`}
+      </p>
+      <ol className="decision-rules">
+        {record.rules.map((rule) => (
+          <li key={rule} data-rule={rule}>
+            <code>{rule}</code> {ruleWords(rule)}
+          </li>
+        ))}
+      </ol>
+      <p className="decision-changes">changed: {changesText(record)}</p>
+      {record.case === null ? null : (
+        <a className="explorer-link" href={explorerLink(record)} target="_blank" rel="noreferrer">
+          Open its case in the decision explorer
+        </a>
+      )}
+    </div>
+  )
+}
+
+const decisionFilters = [
+  <TextInput key="request_id" source="request_id" label="Request id" alwaysOn resettable />,
+  <TextInput key="resource_id" source="resource_id" label="Resource" />,
+  <TextInput key="actor_id" source="actor_id" label="User" />
+]
+
+const DecisionList = () => (
+  <List filters={decisionFilters} sort={{ field: 'at', order: 'DESC' }} perPage={25} exporter={false}>
+    <Datagrid bulkActionButtons={false} rowClick="expand" expand={<DecisionPanel />}>
+      <TextField source="at" />
+      <TextField source="id" label="request id" sortable={false} />
+      <TextField source="endpoint" sortable={false} />
+      <NumberField source="status" sortable={false} />
+      <TextField source="actor_id" emptyText="no user" sortable={false} />
+      <TextField source="resource_id" emptyText="" sortable={false} />
+    </Datagrid>
+  </List>
+)
+
 const ShowActions = () => (
   <TopToolbar>
     <EditButton />
@@ -305,6 +454,7 @@ const BudgetShow = () => (
       <NumberField source="balance_cents" emptyText="tracking" />
       <BudgetPeriods />
       <MoneyButtons />
+      <BudgetHistory />
     </SimpleShowLayout>
   </Show>
 )
@@ -443,6 +593,7 @@ const App = () => (
   <Admin dataProvider={dataProvider} authProvider={authProvider} loginPage={LoginPage} requireAuth disableTelemetry>
     <Resource name="bank_transactions" options={{ label: 'Transactions' }} list={TransactionList} />
     <Resource name="budgets" list={BudgetList} show={BudgetShow} edit={BudgetEdit} />
+    <Resource name="decisions" list={DecisionList} />
   </Admin>
 )
 

@@ -83,7 +83,7 @@ export type Planned = Send | Refuse
  * wrapper, a create with its path and wrapper.
  *
  * @example
- * Object.keys(resources) //=> ['budgets', 'bank_transactions', 'bank_recipients', 'companies']
+ * Object.keys(resources) //=> ['budgets', 'bank_transactions', 'bank_recipients', 'companies', 'decisions']
  *
  * @category model
  * @since 0.3.0
@@ -101,7 +101,8 @@ export const resources: Readonly<
   budgets: { index: endpoints.budgets, item: { path: '/v1/budgets', wrapper: 'budget' } },
   bank_transactions: { index: endpoints.bankTransactions },
   bank_recipients: { create: { path: '/v1/banking/bank_recipients', wrapper: 'bank_recipient' } },
-  companies: { index: endpoints.companies }
+  companies: { index: endpoints.companies },
+  decisions: { index: endpoints.decisions }
 }
 
 // -------------------------------------------------------------------------------------

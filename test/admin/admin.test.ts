@@ -94,7 +94,9 @@ describe('admin console', { timeout: 30_000 }, () => {
     const store = await seeded(stores[0] as (typeof stores)[number])
     db = store.database
     drop = store.drop
-    api = await listen(db, { clock: () => NOW, rateLimitPerMinute: 1_000_000 })
+    // A clock a millisecond on at each reading: the records' instants follow the requests.
+    let tick = 0
+    api = await listen(db, { clock: () => new Date(NOW.getTime() + tick++), rateLimitPerMinute: 1_000_000 })
     ;({ server: front, url: base } = await listenOn(frontOf(api.url)))
     browser = await launchChromium()
     page = await browser.newPage({ viewport: { width: 1280, height: 1000 }, locale: 'en-US' })
@@ -260,6 +262,70 @@ describe('admin console', { timeout: 30_000 }, () => {
     await page.getByRole('button', { name: 'Top up' }).click()
     await page.getByText(`Balance ${String(before + 10000)} cents`).waitFor()
     expect((await row("SELECT balance_cents FROM budgets WHERE id = 'b-travel'")).balance_cents).toBe(before + 10000)
+  })
+
+  it("as demo-admin, Travel's history: its last decisions newest first, who, what changed, the deciding rule", async () => {
+    await page.goto(`${base}/admin/#/budgets/b-travel/show`)
+    await page.getByRole('button', { name: 'History' }).click()
+    await page.locator('table[aria-label=history] tbody tr').first().waitFor()
+    const shown = await page
+      .locator('table[aria-label=history] tbody tr')
+      .evaluateAll((rows) =>
+        rows.map((r) => [r.getAttribute('data-request-id'), ...[...r.querySelectorAll('td')].map((td) => td.textContent)])
+      )
+    const kept = await db.query<{ id: string; actor_id: string | null; method: string; path: string; status: number }>(
+      `SELECT id, actor_id, method, path, status FROM decisions
+        WHERE company_id = 'c-acme' AND resource_id = 'b-travel' AND endpoint <> 'budget.get'
+       ORDER BY at DESC, id DESC LIMIT 10`
+    )
+    expect(shown.map((r) => [r[0], r[2], r[3], r[4]])).toEqual(
+      kept.map((k) => [k.id, k.actor_id, `${k.method} ${k.path}`, String(k.status)])
+    )
+    // The newest is the second top-up of the test before: its change and the rule that applied it.
+    const before = (await row("SELECT balance_cents FROM budgets WHERE id = 'b-travel'")).balance_cents as number
+    expect(shown[0]?.slice(2)).toEqual([
+      'u-admin',
+      'POST /v1/budgets/b-travel/top_up',
+      '200',
+      `balance_cents: ${before - 5000} → ${before}`,
+      'money.apply'
+    ])
+  })
+
+  it('finds a request id typed in: its rules in words, what changed, and its case one click from the explorer', async () => {
+    const renamed = await row(
+      `SELECT id FROM decisions WHERE resource_id = 'b-travel' AND endpoint = 'budget.update' AND status = 200
+       AND changes::text LIKE '%"Trips"%'`
+    )
+    const id = renamed.id as string
+    await page.goto(`${base}/admin/#/decisions`)
+    await page.getByLabel('Request id').fill(id)
+    const rows = page.locator('.RaDatagrid-row')
+    await page.locator('.MuiTablePagination-displayedRows', { hasText: /^1-1 of 1$/ }).waitFor()
+    expect(await rows.locator('td.column-id').allTextContents()).toEqual([id])
+    await page.locator('td.column-id', { hasText: id }).click()
+    const panel = page.locator(`.decision[data-request-id="${id}"]`)
+    await panel.waitFor()
+    expect(await panel.locator('.decision-changes').textContent()).toBe('changed: name: "Travel" → "Trips"')
+    expect(await panel.locator('.decision-rules li[data-rule="budget.update"]').textContent()).toBe(
+      'budget.update The fields sent with a new value change; nothing else does.'
+    )
+    const href = (await panel.locator('a.explorer-link').getAttribute('href')) ?? ''
+    expect(href.startsWith('/#decision=')).toBe(true)
+    expect((JSON.parse(decodeURIComponent(href.slice('/#decision='.length))) as { request_id: string }).request_id).toBe(id)
+  })
+
+  it("as demo-manager, Travel's history is the service's refusal, in words", async () => {
+    // The rights probe's 403, and the history's 401.
+    expectedRefusals.push('401 /v1/decisions')
+    await signOut()
+    await signIn('demo-manager')
+    await page.goto(`${base}/admin/#/budgets/b-travel/show`)
+    await page.getByRole('button', { name: 'History' }).click()
+    await page.locator('.history-note').waitFor()
+    expect(await page.locator('.history-note').textContent()).toBe(
+      'The history is shown to owners, admins and members with budgets_manage.'
+    )
   })
 
   it('logged no console error and no failed request but the refusals it provoked', () => {

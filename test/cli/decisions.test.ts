@@ -45,7 +45,9 @@ const keyId = (key: string) => createHash('sha256').update(key).digest('hex').sl
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'budget-rules-decisions-'))
   await served(async (url) => {
-    ids.renamed = id(await call(url, '/v1/budgets/b-travel', { ...manager, method: 'PATCH', body: { budget: { name: 'Trips' } } }))
+    ids.renamed = id(
+      await call(url, '/v1/budgets/b-travel', { ...manager, method: 'PATCH', body: { budget: { name: 'Trips' } } })
+    )
     ids.refused = id(
       await call(url, '/v1/budgets/b-travel', { ...manager, method: 'PATCH', body: { budget: { recurrence_unit: 'week' } } })
     )
@@ -104,12 +106,21 @@ describe('budget-rules decisions, over the database', () => {
 
   it('show of a request it has no record of: one line, exit 1', async () => {
     const ran = await runCli(['decisions', 'show', 'req-none'], env())
-    expect([ran.code, ran.stdout, ran.stderr]).toEqual([1, '', `error: no record of request "req-none" in the database in ${dir}\n`])
+    expect([ran.code, ran.stdout, ran.stderr]).toEqual([
+      1,
+      '',
+      `error: no record of request "req-none" in the database in ${dir}\n`
+    ])
   })
 
   it('list: a line each, oldest first, filtered', async () => {
     const all = await runCli(['decisions', 'list'], env())
-    expect(all.stdout.trim().split('\n').map((l) => l.split('  ')[1])).toEqual([ids.renamed, ids.refused, ids.topUp, ids.again, ids.page])
+    expect(
+      all.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split('  ')[1])
+    ).toEqual([ids.renamed, ids.refused, ids.topUp, ids.again, ids.page])
     const refused = await runCli(['decisions', 'list', '--status', '403', '--resource', 'b-travel'], env())
     expect(refused.stdout).toBe(
       `2026-11-23T15:00:01.000000Z  ${ids.refused}  budget.update  403  u-manager  b-travel  budget.permission.recurrence\n`
@@ -117,7 +128,12 @@ describe('budget-rules decisions, over the database', () => {
     const first = await runCli(['decisions', 'list', '--limit', '1', '--since', '2026-11-23T15:00:02Z'], env())
     expect(first.stdout.split('  ')[1]).toBe(ids.topUp)
     const byAdmin = await runCli(['decisions', 'list', '--actor', 'u-admin', '--endpoint', 'index.bank_transactions'], env())
-    expect(byAdmin.stdout.trim().split('\n').map((l) => l.split('  ')[1])).toEqual([ids.page])
+    expect(
+      byAdmin.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split('  ')[1])
+    ).toEqual([ids.page])
   })
 
   it('export: NDJSON, one record a line, to a file or standard output', async () => {
@@ -169,7 +185,9 @@ describe('budget-rules replay', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as DecisionRecord)
-    const tampered = records.map((r) => (r.request_id === ids.refused ? { ...r, status: 200, reply: { ...r.reply, status: 200 } } : r))
+    const tampered = records.map((r) =>
+      r.request_id === ids.refused ? { ...r, status: 200, reply: { ...r.reply, status: 200 } } : r
+    )
     writeFileSync(out, `${tampered.map((r) => JSON.stringify(r)).join('\n')}\n`)
     const ran = await runCli(['replay', '--file', out], env())
     expect(ran.code).toBe(1)
@@ -197,7 +215,9 @@ describe('budget-rules decisions and replay, over a running server', () => {
     await served(async (url) => {
       const api = ['--url', url, '--token', 'demo-admin', '--company', 'c-acme']
       const shown = await runCli(['decisions', 'show', '--json', ids.renamed as string, ...api], {})
-      expect(JSON.parse(shown.stdout)).toEqual(JSON.parse((await runCli(['decisions', 'show', '--json', ids.renamed as string], env())).stdout))
+      expect(JSON.parse(shown.stdout)).toEqual(
+        JSON.parse((await runCli(['decisions', 'show', '--json', ids.renamed as string], env())).stdout)
+      )
       const listed = await runCli(['decisions', 'list', '--status', '403', ...api], {})
       expect(listed.stdout.split('  ')[1]).toBe(ids.refused)
       const replayed = await runCli(['replay', '--endpoint', 'budget.update', ...api], {})

@@ -44,7 +44,10 @@ const change = fc.record(
   },
   { requiredKeys: [] }
 )
-const traffic = fc.array(fc.tuple(fc.constantFrom(...keys), fc.constantFrom(...budgets), change), { minLength: 150, maxLength: 150 })
+const traffic = fc.array(fc.tuple(fc.constantFrom(...keys), fc.constantFrom(...budgets), change), {
+  minLength: 150,
+  maxLength: 150
+})
 
 beforeAll(async () => {
   // The copy: the whole of src/, one rule edited; the test fails if the rule is not where it was.
