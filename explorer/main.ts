@@ -432,7 +432,7 @@ const fillFromCase = (c: Readonly<Record<string, unknown>>): void => {
   if (manage instanceof HTMLInputElement) manage.checked = role?.permissions.includes('budgets_manage') === true
   control('members').value = ((c.company_member_ids ?? []) as ReadonlyArray<string>).join(', ')
   fillBudget(budget)
-  control('today').value = String(c.today ?? '')
+  control('today').value = typeof c.today === 'string' ? c.today : ''
   control('body').value = request.body ?? ''
 }
 

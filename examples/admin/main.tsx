@@ -339,7 +339,7 @@ const HistoryTable = () => {
     { enabled: budget !== undefined, retry: false }
   )
   if (budget === undefined || isPending) return null
-  if (error !== null && error !== undefined)
+  if (error !== null)
     return (
       <p className="history-note">
         {error instanceof HttpError && error.status === 401
@@ -360,7 +360,7 @@ const HistoryTable = () => {
         </tr>
       </thead>
       <tbody>
-        {(data ?? []).map((r) => (
+        {data.map((r) => (
           <tr key={r.id} data-request-id={r.id}>
             <td>{r.at}</td>
             <td>{r.actor_id ?? 'no user'}</td>

@@ -268,11 +268,12 @@ describe('admin console', { timeout: 30_000 }, () => {
     await page.goto(`${base}/admin/#/budgets/b-travel/show`)
     await page.getByRole('button', { name: 'History' }).click()
     await page.locator('table[aria-label=history] tbody tr').first().waitFor()
-    const shown = await page
-      .locator('table[aria-label=history] tbody tr')
-      .evaluateAll((rows) =>
-        rows.map((r) => [r.getAttribute('data-request-id'), ...[...r.querySelectorAll('td')].map((td) => td.textContent)])
-      )
+    const shown = await Promise.all(
+      (await page.locator('table[aria-label=history] tbody tr').all()).map(async (r) => [
+        await r.getAttribute('data-request-id'),
+        ...(await r.locator('td').allTextContents())
+      ])
+    )
     const kept = await db.query<{ id: string; actor_id: string | null; method: string; path: string; status: number }>(
       `SELECT id, actor_id, method, path, status FROM decisions
         WHERE company_id = 'c-acme' AND resource_id = 'b-travel' AND endpoint <> 'budget.get'

@@ -262,13 +262,13 @@ describe('decision explorer', { timeout: 15_000 }, () => {
       },
       session: {
         user: { id: 'u-manager', email_verified: true },
-        memberships: { 'c-acme': { role: 'member', permissions: [] } }
+        memberships: { 'c-acme': { role: 'member' as const, permissions: [] as Array<string> } }
       },
       budget,
       today: '2026-11-23',
       request_id: 'req-recorded',
       company_member_ids: ['u-manager', 'u-admin']
-    } as const
+    } as Parameters<typeof respondBudgetUpdate>[0]
     const recorded = () => {
       const made = decisionRecord('budget.update', context, respondBudgetUpdate(context), {
         at: '2026-11-23T15:00:00.000000Z',

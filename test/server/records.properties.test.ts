@@ -37,7 +37,7 @@ describe('decision records over generated scenarios', () => {
       await fc.assert(
         fc.asyncProperty(scenario(), async (s) => {
           const got = await send(s)
-          const id = got.headers['x-request-id'] ?? ''
+          const id = String((got.headers as Readonly<Record<string, string>>)['x-request-id'])
           const rows = await db.query('SELECT status FROM decisions WHERE id = $1', [id])
           expect(rows).toEqual([{ status: got.status }])
           const record = (await findDecision(db, id)) as DecisionRecord
