@@ -210,7 +210,12 @@ const table = [
   '| request | plain Hono handler | server without records and log | reference server | server ÷ plain | server ÷ without records and log | p50 ms (plain / server) | p99 ms (plain / server) |',
   '| --- | --- | --- | --- | --- | --- | --- | --- |',
   row('GET a page of 25, newest first (plain: `count(*)`)', results.page.plain, results.page.unrecorded, results.page.library),
-  row('GET a page of 25, newest first (plain: the kept count)', results.page.plainKept, results.page.unrecorded, results.page.library),
+  row(
+    'GET a page of 25, newest first (plain: the kept count)',
+    results.page.plainKept,
+    results.page.unrecorded,
+    results.page.library
+  ),
   row('PATCH a budget name', results.patch.plain, results.patch.unrecorded, results.patch.library),
   '<!-- /server -->'
 ].join('\n')
