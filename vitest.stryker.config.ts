@@ -60,6 +60,7 @@ export default mergeConfig(
         'test/openapi/replies.test.ts',
         'test/react-admin/hostile.test.ts',
         'test/sql/pushdown.properties.test.ts',
+        'test/sql/decisions-pushdown.properties.test.ts',
         // Copies src/ with a rule changed and records traffic through a server: a replay's end to end.
         'test/decisions/changed-rule.test.ts',
         'node_modules/**'

@@ -17,7 +17,7 @@
 import { either as E } from 'fp-ts'
 import { bearerKey } from '../auth/session'
 import { budgetFields } from '../budget/model'
-import type { DecisionEndpoint } from '../decision/endpoints'
+import { type DecisionEndpoint, isDecisionEndpoint } from '../decision/endpoints'
 import { respondAuthorizeTransaction, transactionFields } from '../facade/authorize-transaction'
 import { respondBankRecipient } from '../facade/bank-recipient'
 import { respondBudget } from '../facade/budget-read'
@@ -289,14 +289,33 @@ export const caseOf = (endpoint: DecisionEndpoint, context: unknown, keyId: stri
  */
 export const decideCase = (c: unknown): E.Either<string, Decided> => {
   if (!isJsonObject(c)) return E.left(`a case is a JSON object, not ${describeValue(c)}`)
-  const { endpoint, ...context } = c
-  const kind = typeof endpoint === 'string' && Object.hasOwn(kinds, endpoint) ? kinds[endpoint as DecisionEndpoint] : undefined
-  if (kind === undefined) return E.left(`endpoint is ${describeValue(endpoint)}, not a decision endpoint`)
-  if (kind._tag === 'Facade') return E.right({ _tag: 'Reply', reply: kind.facade(context as never) })
+  let endpoint: unknown
+  let context: JsonObject
+  try {
+    ;({ endpoint, ...context } = c)
+  } catch (e) {
+    return E.left(`the case could not be read: ${e instanceof Error ? e.message : describeValue(e)}`)
+  }
+  return isDecisionEndpoint(endpoint)
+    ? E.right(decideAs(endpoint, context))
+    : E.left(`endpoint is ${describeValue(endpoint)}, not a decision endpoint`)
+}
+
+/**
+ * Decides the rest of a case (all but `endpoint`) as `endpoint` does: {@link decideCase} once
+ * the endpoint is known.
+ *
+ * @example
+ * decideAs('index.companies', { request: { headers: {} }, session, request_id: 'r' })._tag //=> 'Plan'
+ *
+ * @category utils
+ * @since 0.4.0
+ */
+export const decideAs = (endpoint: DecisionEndpoint, context: JsonObject): Decided => {
+  const kind = kinds[endpoint]
+  if (kind._tag === 'Facade') return { _tag: 'Reply', reply: kind.facade(context as never) }
   const indexed = { ...context, endpoint: kind.endpoint }
-  return E.right(
-    Object.hasOwn(context, 'records')
-      ? { _tag: 'Reply', reply: respondIndex(indexed as never) }
-      : { _tag: 'Plan', plan: planIndex(indexed as never) }
-  )
+  return Object.hasOwn(context, 'records')
+    ? { _tag: 'Reply', reply: respondIndex(indexed as never) }
+    : { _tag: 'Plan', plan: planIndex(indexed as never) }
 }

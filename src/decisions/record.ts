@@ -192,6 +192,15 @@ export interface Unrecordable {
 
 const unrecordable = (detail: string): E.Either<Unrecordable, never> => E.left({ _tag: 'Unrecordable', detail })
 
+/** `build`, or the refusal of what it could not read (a reply that is no object, a getter that throws): never an exception. */
+const readWhole = (what: string, build: () => E.Either<Unrecordable, DecisionRecord>): E.Either<Unrecordable, DecisionRecord> => {
+  try {
+    return build()
+  } catch (e) {
+    return unrecordable(`${what} could not be read: ${e instanceof Error ? e.message : describeValue(e)}`)
+  }
+}
+
 /** The ids of an index page's records, whatever its envelope. */
 const pageIds = (body: unknown): unknown => {
   const records: unknown = isJsonObject(body) ? body.data : body
@@ -271,39 +280,40 @@ export const decisionRecord = (
   context: unknown,
   reply: FacadeReply,
   meta: RecordMeta
-): E.Either<Unrecordable, DecisionRecord> => {
-  if (!isDecisionEndpoint(endpoint)) return unrecordable(`endpoint is ${describeValue(endpoint)}, not a decision endpoint`)
-  const masked = caseOf(endpoint, context, meta.key_id)
-  if (E.isLeft(masked)) return unrecordable(masked.left)
-  const c = masked.right.case
-  const headers = (c.request as { readonly headers: Readonly<Record<string, string>> }).headers
-  const record: DecisionRecord = {
-    request_id: typeof c.request_id === 'string' ? c.request_id : '',
-    at: meta.at,
-    company_id: headerOf(headers, 'company-id') ?? null,
-    actor_id: sessionUser(c.session),
-    key_id: meta.key_id,
-    endpoint,
-    method: meta.method,
-    path: meta.path,
-    resource_id: meta.resource_id === undefined ? resourceOf(c) : meta.resource_id,
-    idempotency_key: meta.idempotency_key ?? null,
-    replay_of: null,
-    status: reply.status,
-    rules: reply.reasons.map((r) => r.rule),
-    case: c,
-    reply: {
+): E.Either<Unrecordable, DecisionRecord> =>
+  readWhole('the reply or the request line', () => {
+    if (!isDecisionEndpoint(endpoint)) return unrecordable(`endpoint is ${describeValue(endpoint)}, not a decision endpoint`)
+    const masked = caseOf(endpoint, context, meta.key_id)
+    if (E.isLeft(masked)) return unrecordable(masked.left)
+    const c = masked.right.case
+    const headers = (c.request as { readonly headers: Readonly<Record<string, string>> }).headers
+    const record: DecisionRecord = {
+      request_id: typeof c.request_id === 'string' ? c.request_id : '',
+      at: meta.at,
+      company_id: headerOf(headers, 'company-id') ?? null,
+      actor_id: sessionUser(c.session),
+      key_id: meta.key_id,
+      endpoint,
+      method: meta.method,
+      path: meta.path,
+      resource_id: meta.resource_id === undefined ? resourceOf(c) : meta.resource_id,
+      idempotency_key: meta.idempotency_key ?? null,
+      replay_of: null,
       status: reply.status,
-      headers: { ...reply.headers },
-      body: indexOf(endpoint) !== null && reply.status === 200 ? pageIds(reply.body) : reply.body
-    },
-    changes: changesOf(endpoint, c, reply),
-    masked: [...masked.right.masked],
-    erased: [...masked.right.erased],
-    library_version: LIBRARY_VERSION
-  }
-  return DecisionRecord.is(record) ? E.right(record) : unrecordable('the reply, the instant or the request line is malformed')
-}
+      rules: reply.reasons.map((r) => r.rule),
+      case: c,
+      reply: {
+        status: reply.status,
+        headers: { ...reply.headers },
+        body: indexOf(endpoint) !== null && reply.status === 200 ? pageIds(reply.body) : reply.body
+      },
+      changes: changesOf(endpoint, c, reply),
+      masked: [...masked.right.masked],
+      erased: [...masked.right.erased],
+      library_version: LIBRARY_VERSION
+    }
+    return DecisionRecord.is(record) ? E.right(record) : unrecordable('the reply, the instant or the request line is malformed')
+  })
 
 /**
  * The record of a reply an Idempotency-Key replayed: nothing was decided, so it has no case and
@@ -329,27 +339,28 @@ export const replayedRecord = (
     readonly reply: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: unknown }
   },
   meta: RecordMeta
-): E.Either<Unrecordable, DecisionRecord> => {
-  const record: DecisionRecord = {
-    request_id: replayed.request_id,
-    at: meta.at,
-    company_id: replayed.company_id,
-    actor_id: replayed.actor_id,
-    key_id: meta.key_id,
-    endpoint: replayed.endpoint,
-    method: meta.method,
-    path: meta.path,
-    resource_id: replayed.resource_id,
-    idempotency_key: meta.idempotency_key ?? null,
-    replay_of: replayed.replay_of,
-    status: replayed.reply.status,
-    rules: [],
-    case: null,
-    reply: { status: replayed.reply.status, headers: { ...replayed.reply.headers }, body: replayed.reply.body },
-    changes: [],
-    masked: [],
-    erased: [],
-    library_version: LIBRARY_VERSION
-  }
-  return DecisionRecord.is(record) ? E.right(record) : unrecordable('the replayed reply or the request line is malformed')
-}
+): E.Either<Unrecordable, DecisionRecord> =>
+  readWhole('the replayed reply or the request line', () => {
+    const record: DecisionRecord = {
+      request_id: replayed.request_id,
+      at: meta.at,
+      company_id: replayed.company_id,
+      actor_id: replayed.actor_id,
+      key_id: meta.key_id,
+      endpoint: replayed.endpoint,
+      method: meta.method,
+      path: meta.path,
+      resource_id: replayed.resource_id,
+      idempotency_key: meta.idempotency_key ?? null,
+      replay_of: replayed.replay_of,
+      status: replayed.reply.status,
+      rules: [],
+      case: null,
+      reply: { status: replayed.reply.status, headers: { ...replayed.reply.headers }, body: replayed.reply.body },
+      changes: [],
+      masked: [],
+      erased: [],
+      library_version: LIBRARY_VERSION
+    }
+    return DecisionRecord.is(record) ? E.right(record) : unrecordable('the replayed reply or the request line is malformed')
+  })

@@ -15,10 +15,10 @@
  *
  * @since 0.4.0
  */
-import { either as E } from 'fp-ts'
 import { isDecisionEndpoint } from '../decision/endpoints'
+import { describeValue } from '../json/describe'
 import type { AnyReply } from '../reply/reply'
-import { decideCase } from './case'
+import { decideAs } from './case'
 import type { DecisionRecord } from './record'
 
 // -------------------------------------------------------------------------------------
@@ -112,12 +112,19 @@ const notReplayable = (reason: string): ReplayResult => ({ replayable: false, re
  * @since 0.4.0
  */
 export const replay = (record: DecisionRecord): ReplayResult => {
+  try {
+    return replayWhole(record)
+  } catch (e) {
+    // A record read back is plain JSON; what else an embedder hands over may not be.
+    return notReplayable(`the record could not be read: ${e instanceof Error ? e.message : describeValue(e)}`)
+  }
+}
+
+const replayWhole = (record: DecisionRecord): ReplayResult => {
   if (record.case === null)
     return notReplayable(`the reply an Idempotency-Key replayed of ${record.replay_of ?? 'an earlier request'}`)
   if (!isDecisionEndpoint(record.endpoint)) return notReplayable(`endpoint ${record.endpoint} is not one of this version's`)
-  const decided = decideCase({ ...record.case, endpoint: record.endpoint })
-  if (E.isLeft(decided)) return notReplayable(decided.left)
-  const found = decided.right
+  const found = decideAs(record.endpoint, record.case)
   if (found._tag === 'Plan' && found.plan._tag === 'Page') return notReplayable('an index page: its records are not kept')
   const now: AnyReply = found._tag === 'Reply' ? found.reply : (found.plan as { readonly reply: AnyReply }).reply
   const actual: ComparedReply = {

@@ -7,11 +7,13 @@ import { either as E } from 'fp-ts'
 import { describe, expect, it } from 'vitest'
 import {
   decisionRecord,
-  type DecisionRecord,
+  DecisionRecord,
   type FacadeReply,
   LIBRARY_VERSION,
   type RecordMeta,
-  replayedRecord
+  replay,
+  replayedRecord,
+  decideCase
 } from '../../src/decisions'
 import {
   endpoints,
@@ -458,5 +460,134 @@ describe('the library version a record names', () => {
     const { readFile } = await import('node:fs/promises')
     const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
     expect(LIBRARY_VERSION).toBe(pkg.version)
+  })
+})
+
+describe('what an embedder may hand decisionRecord, however odd', () => {
+  const at = { at: AT, key_id: null, method: 'GET', path: '/' }
+  const odd = (status: number, body: unknown, extra: Record<string, unknown> = {}) => ({
+    status,
+    headers: {},
+    body,
+    reasons: [],
+    ...extra
+  })
+
+  it('a page body that is no list, or records that are no objects, kept as they are', () => {
+    const context = { request: { headers: {} }, session: null, endpoint: endpoints.companies, request_id: 'r' }
+    expect(right(decisionRecord('index.companies', context, odd(200, { data: 'x' }), at)).reply.body).toEqual({ data: 'x' })
+    expect(right(decisionRecord('index.companies', context, odd(200, [{ id: 'c-1' }, 'c-2']), at)).reply.body).toEqual([
+      'c-1',
+      null
+    ])
+  })
+
+  it('a 200 without what it changed records no change; a session that is no object, no actor; a request id that is no string, none', () => {
+    const context = { request: { headers: {} }, session: 'u-1', budget: null, today: 'x', request_id: 7, user_id: 'u-member' }
+    const update = right(decisionRecord('budget.update', context, odd(200, null), at))
+    expect([update.changes, update.actor_id, update.request_id]).toEqual([[], null, ''])
+    expect(right(decisionRecord('role.assign', context, odd(200, 'admin'), at)).changes).toEqual([])
+    expect(right(decisionRecord('role.assign', context, odd(200, {}), at)).changes).toEqual([
+      { field: 'role', before: null, after: null }
+    ])
+    expect(
+      right(decisionRecord('transaction.authorize', { ...context, transaction: null }, odd(200, { status: 'authorized' }), at))
+        .changes
+    ).toEqual([{ field: 'status', before: null, after: 'authorized' }])
+  })
+
+  it('keys whose value is undefined are left out of the case, as JSON leaves them', () => {
+    const context = {
+      request: { headers: {}, body: undefined },
+      session: { user: null, memberships: {}, extra: undefined },
+      budget: null,
+      today: '2026-11-22',
+      request_id: 'r'
+    }
+    expect(right(decisionRecord('budget.get', context, odd(401, null), at)).case).toStrictEqual({
+      endpoint: 'budget.get',
+      request: { headers: {} },
+      session: { user: null, memberships: {} },
+      budget: null,
+      today: '2026-11-22',
+      request_id: 'r'
+    })
+  })
+
+  it('headers that are no object: nothing kept, nothing erased; a thrown value that is no error, named', () => {
+    const context = { request: { headers: null }, session: null, budget: null, today: '2026-11-22', request_id: 'r' }
+    expect(right(decisionRecord('budget.get', context, odd(500, null), at)).case?.request).toStrictEqual({ headers: {} })
+    const thrower = Object.defineProperty({}, 'request', {
+      get: () => {
+        throw 'gone'
+      }
+    })
+    expect(decisionRecord('budget.get', thrower, odd(500, null), at)).toStrictEqual(
+      E.left({ _tag: 'Unrecordable', detail: 'the context could not be read: "gone"' })
+    )
+  })
+
+  it('a replayed reply with a malformed instant is refused; the codec refuses a case that is no object', () => {
+    const replayed = {
+      request_id: 'r',
+      company_id: null,
+      actor_id: null,
+      endpoint: 'budget.top_up' as const,
+      resource_id: null,
+      replay_of: 'q',
+      reply: { status: 200, headers: {}, body: null }
+    }
+    expect(replayedRecord(replayed, { ...at, at: 'now' })).toStrictEqual(
+      E.left({ _tag: 'Unrecordable', detail: 'the replayed reply or the request line is malformed' })
+    )
+    const record = right(replayedRecord(replayed, at))
+    expect(record.idempotency_key).toBe(null)
+    expect(E.isRight(DecisionRecord.decode(record))).toBe(true)
+    expect(E.isLeft(DecisionRecord.decode({ ...record, case: 'PATCH /' }))).toBe(true)
+  })
+})
+
+describe('never an exception, whatever an embedder hands over (found by the fuzz)', () => {
+  const at = { at: AT, key_id: null, method: 'GET', path: '/' }
+  const context = { request: { headers: {} }, session: null, budget: null, today: '2026-11-22', request_id: 'r' }
+  const throwing = (key: string) =>
+    Object.defineProperty({}, key, {
+      enumerable: true,
+      get: () => {
+        throw new Error(`${key} gone`)
+      }
+    })
+
+  it('decisionRecord: a reply that is undefined, or whose getter throws, is refused', () => {
+    expect(decisionRecord('budget.get', context, undefined as never, at)).toStrictEqual(
+      E.left({
+        _tag: 'Unrecordable',
+        detail: "the reply or the request line could not be read: Cannot read properties of undefined (reading 'status')"
+      })
+    )
+    expect(decisionRecord('budget.get', context, throwing('status') as never, at)).toStrictEqual(
+      E.left({ _tag: 'Unrecordable', detail: 'the reply or the request line could not be read: status gone' })
+    )
+  })
+
+  it('replayedRecord: what was replayed, unreadable, is refused', () => {
+    expect(replayedRecord(throwing('request_id') as never, at)).toStrictEqual(
+      E.left({ _tag: 'Unrecordable', detail: 'the replayed reply or the request line could not be read: request_id gone' })
+    )
+  })
+
+  it('replay: a record that is null or unreadable is not replayable', () => {
+    expect(replay(null as never)).toStrictEqual({
+      replayable: false,
+      reason: "the record could not be read: Cannot read properties of null (reading 'case')"
+    })
+    expect(replay(throwing('case') as never)).toStrictEqual({
+      replayable: false,
+      reason: 'the record could not be read: case gone'
+    })
+  })
+
+  it('decideCase: a case whose getter throws is refused', () => {
+    expect(decideCase(throwing('endpoint'))).toStrictEqual(E.left('the case could not be read: endpoint gone'))
   })
 })

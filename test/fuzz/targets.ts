@@ -657,6 +657,93 @@ export const buildSpecs = (lib: Lib): ReadonlyMap<string, Spec> => {
       }
     ],
 
+    ['respondBudget', budgetFacade('other', () => fc.constant(undefined))],
+
+    // decision records: built, refused or replayed, never thrown
+    [
+      'decisionRecord',
+      {
+        kind: 'client',
+        params: ['endpoint', 'context', 'reply', 'meta'],
+        args: budgetContextArb(updateBodyArb).map((c) => [
+          'budget.update',
+          c,
+          (lib.respondBudgetUpdate as (c: unknown) => unknown)(c),
+          { at: '2026-11-22T12:00:00Z', key_id: null, method: 'PATCH', path: '/v1/budgets/b-1' }
+        ]),
+        rows: [[1, 'budget']],
+        headers: [[1, 'request', 'headers']],
+        focus: [
+          [1, 'request', 'headers'],
+          [2, 'body'],
+          [3, 'at']
+        ],
+        check: eitherCheck
+      }
+    ],
+    [
+      'replayedRecord',
+      {
+        kind: 'client',
+        params: ['replayed', 'meta'],
+        args: fc.tuple(
+          fc.record({
+            request_id: fc.string(),
+            company_id: fc.option(fc.string(), { nil: null }),
+            actor_id: fc.option(fc.string(), { nil: null }),
+            endpoint: fc.constant('budget.top_up'),
+            resource_id: fc.option(fc.string(), { nil: null }),
+            replay_of: fc.string(),
+            reply: fc.record({ status: fc.constantFrom(200, 422), headers: fc.constant({}), body: fc.jsonValue() })
+          }),
+          fc.constant({ at: '2026-11-22T12:00:00Z', key_id: null, method: 'POST', path: '/' })
+        ),
+        check: eitherCheck
+      }
+    ],
+    [
+      'replay',
+      {
+        kind: 'client',
+        params: ['record'],
+        args: budgetContextArb(updateBodyArb).map((c) => {
+          const made = (lib.decisionRecord as (...a: ReadonlyArray<unknown>) => { _tag: string; right?: unknown })(
+            'budget.update',
+            c,
+            (lib.respondBudgetUpdate as (c: unknown) => unknown)(c),
+            { at: '2026-11-22T12:00:00Z', key_id: null, method: 'PATCH', path: '/v1/budgets/b-1' }
+          )
+          return [made.right ?? null]
+        }),
+        focus: [
+          [0, 'case'],
+          [0, 'reply'],
+          [0, 'rules']
+        ],
+        check: (r) => when(isObject(r) && typeof r.replayable === 'boolean', 'did not return a replay result')
+      }
+    ],
+    [
+      'decideCase',
+      {
+        kind: 'client',
+        params: ['case'],
+        args: budgetContextArb(updateBodyArb).map((c) => [{ endpoint: 'budget.update', ...c }]),
+        check: eitherCheck
+      }
+    ],
+    ['isDecisionEndpoint', { kind: 'client', params: ['u'], args: fc.constantFrom('budget.update', 'x').map((e) => [e]) }],
+    [
+      'bearerKey',
+      {
+        kind: 'client',
+        params: ['headers'],
+        args: requestHeadersArb.map((h) => [h]),
+        headers: [[0]],
+        check: (r) => when(r === undefined || typeof r === 'string', 'did not return a key or undefined')
+      }
+    ],
+
     // client functions (contract section 3)
     [
       'parseErrorResponse',
