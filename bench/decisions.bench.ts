@@ -48,7 +48,7 @@ for (const s of fc.sample(scenario({ endpoints: ['budget.update'] }), { numRuns:
     request_id: `req-${records.length}`,
     company_member_ids: s.state.company_member_ids
   }
-  const made = decisionRecord('budget.update', context, respondBudgetUpdate(context as never), {
+  const made = decisionRecord('budget.update', context, respondBudgetUpdate(context), {
     at: '2026-11-27T12:00:00.000000Z',
     key_id: '0a1b2c3d4e5f6071',
     method: 'PATCH',
@@ -60,7 +60,8 @@ log(`${records.length} update decisions recorded`)
 
 /** What a user would write: the facade on the case, the replies compared as JSON text. */
 const plainReplay = (r: DecisionRecord): boolean => {
-  const { endpoint: _endpoint, ...context } = r.case as Record<string, unknown>
+  const context = { ...(r.case as Record<string, unknown>) }
+  delete context.endpoint
   const now = respondBudgetUpdate(context as never)
   return (
     now.status === r.reply.status &&
@@ -116,7 +117,7 @@ log(`budget-rules replay --file: ${command} a second (median of 5 whole commands
 const url = process.env.DATABASE_URL
 const showDb = url === undefined || url === '' ? 'PGlite' : 'PostgreSQL'
 let env: Record<string, string>
-let dropDatabase = async (): Promise<void> => undefined
+let dropDatabase = (): Promise<void> => Promise.resolve()
 if (url === undefined || url === '') env = { DATA_DIR: join(dir, 'data') }
 else {
   const name = `budget_rules_bench_${process.pid}`

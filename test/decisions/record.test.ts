@@ -519,6 +519,7 @@ describe('what an embedder may hand decisionRecord, however odd', () => {
     expect(right(decisionRecord('budget.get', context, odd(500, null), at)).case?.request).toStrictEqual({ headers: {} })
     const thrower = Object.defineProperty({}, 'request', {
       get: () => {
+        // eslint-disable-next-line @typescript-eslint/only-throw-error -- what an embedder's getter may throw
         throw 'gone'
       }
     })

@@ -11,7 +11,12 @@ import { pageQuery } from '../../src/sql/page-query'
 import { decodePageRequest } from '../../src/paging/request'
 
 const nullableId = { type: 'id', nullable: true } as const
-const filter = (op: Filter['op'], values: ReadonlyArray<string>): Filter => ({ field: 'resource_id', type: nullableId, op, values })
+const filter = (op: Filter['op'], values: ReadonlyArray<string>): Filter => ({
+  field: 'resource_id',
+  type: nullableId,
+  op,
+  values
+})
 
 describe('a nullable field', () => {
   it('null: $ne and $nin hold of it, $eq and $in do not; a value is tested as ever; another type is the server’s fault', () => {
@@ -35,10 +40,16 @@ describe('a nullable field', () => {
     const where = (query: string) => {
       const planned = decodePageRequest(endpoints.decisions, query).result
       if (E.isLeft(planned)) throw new Error(query)
-      const { text, values } = pageQuery(endpoints.decisions, planned.right, { table: 'decisions', scope: { company_id: 'c-1' } }).count
+      const { text, values } = pageQuery(endpoints.decisions, planned.right, {
+        table: 'decisions',
+        scope: { company_id: 'c-1' }
+      }).count
       return [text.slice(text.indexOf(' WHERE ') + 7), values]
     }
-    expect(where('resource_id[$ne]=b-1')).toEqual(['"company_id" = $1 AND "resource_id" IS DISTINCT FROM $2::text', ['c-1', 'b-1']])
+    expect(where('resource_id[$ne]=b-1')).toEqual([
+      '"company_id" = $1 AND "resource_id" IS DISTINCT FROM $2::text',
+      ['c-1', 'b-1']
+    ])
     expect(where('resource_id[$nin]=["b-1"]')).toEqual([
       '"company_id" = $1 AND ("resource_id" IS NULL OR "resource_id" <> ALL($2::text[]))',
       ['c-1', ['b-1']]

@@ -67,12 +67,12 @@ const recordsArb = fc.array(recordArb, { minLength: 10, maxLength: 60 }).map((sp
 )
 
 const filterArb = fc.oneof(
-  fc.tuple(fc.constantFrom('resource_id', 'actor_id'), fc.constantFrom('$eq', '$ne'), fc.constantFrom(...ids, ...actors)).map(
-    ([f, op, v]) => `${f}${op === '$eq' ? '' : `[${op}]`}=${v}`
-  ),
-  fc.tuple(fc.constantFrom('resource_id', 'actor_id'), fc.constantFrom('$in', '$nin'), fc.subarray([...ids, ...actors])).map(
-    ([f, op, vs]) => `${f}[${op}]=${encodeURIComponent(JSON.stringify(vs))}`
-  ),
+  fc
+    .tuple(fc.constantFrom('resource_id', 'actor_id'), fc.constantFrom('$eq', '$ne'), fc.constantFrom(...ids, ...actors))
+    .map(([f, op, v]) => `${f}${op === '$eq' ? '' : `[${op}]`}=${v}`),
+  fc
+    .tuple(fc.constantFrom('resource_id', 'actor_id'), fc.constantFrom('$in', '$nin'), fc.subarray([...ids, ...actors]))
+    .map(([f, op, vs]) => `${f}[${op}]=${encodeURIComponent(JSON.stringify(vs))}`),
   fc.constantFrom(...decisionEndpoints).map((e) => `endpoint=${e}`),
   fc.tuple(fc.constantFrom('$gte', '$lt', '$ne'), fc.constantFrom(200, 403, 404)).map(([op, n]) => `status[${op}]=${n}`),
   fc.tuple(fc.constantFrom('$gt', '$lte'), fc.nat({ max: 5 })).map(([op, s]) => `at[${op}]=2026-11-22T10:00:0${s}Z`)
@@ -109,8 +109,7 @@ describe('GET /v1/decisions on PostgreSQL (PGlite) against respondIndex in memor
             const rows = await db.query(q.rows.text, q.rows.values)
             const [counted] = await db.query<{ total: number }>(q.count.text, q.count.values)
             const { reasons, ...reply } = respondIndexPage({ ...context, page: rows, total: counted?.total ?? -1 })
-            const { reasons: _r, ...wanted } = expected
-            expect(reply).toStrictEqual(wanted)
+            expect(reply).toStrictEqual({ status: expected.status, headers: expected.headers, body: expected.body })
             expect(reasons.map((x) => x.rule)).toEqual(expected.reasons.map((x) => x.rule))
             seen.pages++
             if ((reply.body as ReadonlyArray<unknown>).length > 0) seen.nonEmpty++
