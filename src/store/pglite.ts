@@ -4,7 +4,7 @@
  * @since 0.2.0
  */
 import { PGlite } from '@electric-sql/pglite'
-import { asNumber, asText, type Database, DATE, INT8, type Queryable, type Row } from './database'
+import { asNumber, asText, type Database, DATE, INT8, type Queryable, type Row } from './driver'
 
 /**
  * PGlite under `dataDir` (in memory when undefined). It is one connection, whose transactions
@@ -31,7 +31,16 @@ export const openPGlite = async (dataDir: string | undefined): Promise<Database>
     driver: 'pglite',
     query: (text, values) => counted(on(db)(text, values)),
     transaction: (work) => {
-      const done = counted(db.transaction((tx) => work({ query: on(tx) })))
+      const done = counted(
+        db.transaction((tx) =>
+          work({
+            query: on(tx),
+            exec: async (script) => {
+              await tx.exec(script)
+            }
+          })
+        )
+      )
       last = done.then(
         () => undefined,
         () => undefined

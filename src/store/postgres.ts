@@ -4,7 +4,7 @@
  * @since 0.2.0
  */
 import pg from 'pg'
-import { asNumber, asText, type Database, DATE, INT8, type Queryable, type Row } from './database'
+import { asNumber, asText, type Database, DATE, INT8, type Queryable, type Row } from './driver'
 
 type Parser = (text: string) => unknown
 
@@ -67,7 +67,12 @@ export const openPostgres = async (connectionString: string): Promise<Database> 
       const client = await pool.connect()
       try {
         await client.query('BEGIN')
-        const result = await work({ query: on(client) })
+        const result = await work({
+          query: on(client),
+          exec: async (script) => {
+            await client.query(script)
+          }
+        })
         await client.query('COMMIT')
         return result
       } catch (e) {

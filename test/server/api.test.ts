@@ -442,6 +442,7 @@ describe.each(variants)('the reference server on $name', ({ store, prism }) => {
         transaction: (work) =>
           db.transaction((tx) =>
             work({
+              ...tx,
               query: (text, values) =>
                 text.startsWith('UPDATE idempotency_keys')
                   ? Promise.reject(new Error('the disk is gone'))
