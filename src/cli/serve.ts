@@ -3,7 +3,9 @@
  * `PORT` (default 3000), `DATA_DIR` (where the embedded database keeps its files, default
  * `.data`) and `DATABASE_URL` (a PostgreSQL server instead), `LOG_LEVEL` (default `info`: a JSON
  * line per request on standard output), `DECISION_LOG` (`off` records no decision),
- * `DECISION_LOG_DAYS` (default 30) and `METRICS_TOKEN` (the bearer token `/metrics` asks for). It
+ * `DECISION_LOG_DAYS` (default 30), `METRICS_TOKEN` (the bearer token `/metrics` asks for),
+ * `TRUST_PROXY=1` (the client's address from X-Forwarded-For) and a PostgreSQL server's timeouts
+ * (`STATEMENT_TIMEOUT_MS`, `LOCK_TIMEOUT_MS`, `IDLE_IN_TRANSACTION_TIMEOUT_MS`, R-111). It
  * prints the URL it serves, and on SIGTERM or SIGINT closes the server (which drains and closes
  * the database) and exits 0. `--conformance` (or `CONFORMANCE=1`) turns on the conformance hook,
  * a test mode, with a warning.
@@ -17,6 +19,7 @@
 import type { Command } from 'commander'
 import { describeValue } from '../json/describe'
 import { isLogLevel, LOG_LEVELS, type LogLevel } from '../server/log-level'
+import { DEFAULT_TIMEOUTS } from '../store/driver'
 import { CliError } from './input'
 import type { Io } from './io'
 
@@ -60,6 +63,8 @@ export const databaseOptions = (
  * //=> { port: 3000, dataDir: '.data', logLevel: 'info', rateLimitPerMinute: 30, idempotencyTtlHours: 1 }
  * serveOptions({ LOG_LEVEL: 'silent', DECISION_LOG: 'off', DECISION_LOG_DAYS: '7', METRICS_TOKEN: 't0k3n' })
  * //=> { port: 3000, dataDir: '.data', logLevel: 'silent', decisionLog: false, decisionLogDays: 7, metricsToken: 't0k3n' }
+ * serveOptions({ TRUST_PROXY: '1', LOCK_TIMEOUT_MS: '500' })
+ * //=> { port: 3000, dataDir: '.data', logLevel: 'info', trustProxy: true, timeouts: { statementMs: 5000, lockMs: 500, idleInTransactionMs: 10000 } }
  * (() => { try { return serveOptions({ LOG_LEVEL: 'verbose' }) } catch (e) { return String(e) } })()
  * //=> 'CliError: LOG_LEVEL is "verbose", not one of fatal, error, warn, info, debug, trace, silent'
  * (() => { try { return serveOptions({ DECISION_LOG: 'no' }) } catch (e) { return String(e) } })()
@@ -83,6 +88,8 @@ export const serveOptions = (
   decisionLog?: false
   decisionLogDays?: number
   metricsToken?: string
+  trustProxy?: true
+  timeouts?: { statementMs: number; lockMs: number; idleInTransactionMs: number }
   conformance?: true
 } => {
   const port =
@@ -95,6 +102,12 @@ export const serveOptions = (
   const decisionLog = env.DECISION_LOG ?? ''
   if (!['', 'on', 'off'].includes(decisionLog)) throw new CliError(`DECISION_LOG is ${describeValue(decisionLog)}, not on or off`)
   const decisionLogDays = positive(env, 'DECISION_LOG_DAYS')
+  const trustProxy = env.TRUST_PROXY ?? ''
+  if (!['', '0', '1'].includes(trustProxy)) throw new CliError(`TRUST_PROXY is ${describeValue(trustProxy)}, not 1 or 0`)
+  const statementMs = positive(env, 'STATEMENT_TIMEOUT_MS')
+  const lockMs = positive(env, 'LOCK_TIMEOUT_MS')
+  const idleInTransactionMs = positive(env, 'IDLE_IN_TRANSACTION_TIMEOUT_MS')
+  const timed = statementMs !== undefined || lockMs !== undefined || idleInTransactionMs !== undefined
   return {
     port,
     ...databaseOptions(env),
@@ -104,6 +117,16 @@ export const serveOptions = (
     ...(decisionLog === 'off' ? { decisionLog: false as const } : {}),
     ...(decisionLogDays === undefined ? {} : { decisionLogDays }),
     ...(env.METRICS_TOKEN === undefined || env.METRICS_TOKEN === '' ? {} : { metricsToken: env.METRICS_TOKEN }),
+    ...(trustProxy === '1' ? { trustProxy: true as const } : {}),
+    ...(timed
+      ? {
+          timeouts: {
+            statementMs: statementMs ?? DEFAULT_TIMEOUTS.statementMs,
+            lockMs: lockMs ?? DEFAULT_TIMEOUTS.lockMs,
+            idleInTransactionMs: idleInTransactionMs ?? DEFAULT_TIMEOUTS.idleInTransactionMs
+          }
+        }
+      : {}),
     ...(env.CONFORMANCE === '1' ? { conformance: true as const } : {})
   }
 }
@@ -118,7 +141,7 @@ export const serveCommand = (program: Command, io: Io): Command =>
   program
     .command('serve')
     .description(
-      'start the reference server (PORT, default 3000; DATA_DIR, default .data; DATABASE_URL; RATE_LIMIT_PER_MINUTE, default 600; IDEMPOTENCY_TTL_HOURS, default 24; LOG_LEVEL, default info; DECISION_LOG=off; DECISION_LOG_DAYS, default 30; METRICS_TOKEN; CONFORMANCE=1)'
+      'start the reference server (PORT, default 3000; DATA_DIR, default .data; DATABASE_URL; RATE_LIMIT_PER_MINUTE, default 600; IDEMPOTENCY_TTL_HOURS, default 24; LOG_LEVEL, default info; DECISION_LOG=off; DECISION_LOG_DAYS, default 30; METRICS_TOKEN; TRUST_PROXY=1; STATEMENT_TIMEOUT_MS, LOCK_TIMEOUT_MS, IDLE_IN_TRANSACTION_TIMEOUT_MS; CONFORMANCE=1)'
     )
     .option('--conformance', 'test mode: the conformance hook (PUT /__conformance/state), never in production')
     .action(async (flags: { conformance?: boolean }) => {

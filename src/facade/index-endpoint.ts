@@ -184,7 +184,7 @@ const envelope = (endpoint: Endpoint, request: PageRequest, page: ReadonlyArray<
  * Authentication (company-id where the endpoint needs it), the caller's rights where the
  * endpoint is read only with full rights, then the query: the page request.
  */
-const decideRequest = (c: IndexQueryContext): Trail<PageRequest> => {
+export const decideRequest = (c: IndexQueryContext): Trail<PageRequest> => {
   const endpoint: Endpoint = c.endpoint
   const authenticated: Trail<unknown> = endpoint.requiresCompany
     ? endpoint.readableBy === 'full_rights'
@@ -204,13 +204,13 @@ const readerWithFullRights = ({ caller }: Scope): Trail<Scope['caller']> =>
     : fail(problem.guardRejected('page.permission', `user ${caller.user_id} has no full rights`))
 
 /** A page and the count of every record that matches. */
-interface Found {
+export interface Found {
   readonly page: ReadonlyArray<unknown>
   readonly total: number
 }
 
 /** The reply to a page found, with the page headers: the last steps of contract section 8. */
-const pageReply = (
+export const pageReply = (
   c: IndexQueryContext,
   trail: Trail<{ readonly request: PageRequest; readonly selected: Found }>
 ): IndexReply => {

@@ -251,7 +251,7 @@ export const operations: ReadonlyArray<Operation> = [
     path: endpoints.budgets.path,
     summary: "The company's budgets, each as of today",
     tag: 'budgets',
-    rules: paged,
+    rules: [...paged, 'budget.stored', 'budget.advance'],
     company: true,
     body: null,
     idempotent: false,

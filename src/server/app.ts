@@ -17,17 +17,17 @@
 import { Hono } from 'hono'
 import { bodyLimit as honoBodyLimit } from 'hono/body-limit'
 import type { Logger } from 'pino'
-import { type Database, isDatabaseUnavailable } from '../store/database'
+import { type Database, isDatabaseBusy, isDatabaseUnavailable } from '../store/database'
 import { adminRoutes } from './admin'
 import { CONFORMANCE_PATH, conformanceHook, SEED_LIMIT_BYTES } from './conformance'
 import { decisionLog } from './decision-log'
 import { explorerRoutes } from './explorer'
 import { lookup } from './lookup'
 import { metrics as appMetrics } from './metrics'
-import { apiKey, bodyLimit, cors, observe, rateLimit, requestId } from './middleware'
+import { apiKey, bodyLimit, cors, observe, rateLimit, requestId, session } from './middleware'
 import { openApiRoutes } from './openapi'
 import { rateLimiter } from './rate-limit'
-import { type Env, problem, rawBody, RETRY_AFTER_UNAVAILABLE_S, send } from './reply'
+import { type Env, problem, rawBody, RETRY_AFTER_BUSY_S, RETRY_AFTER_UNAVAILABLE_S, send } from './reply'
 import { bankingRoutes } from './routes/banking'
 import { budgetRoutes } from './routes/budgets'
 import { companyRoutes } from './routes/companies'
@@ -35,7 +35,7 @@ import { decisionRoutes } from './routes/decisions'
 import type { RouteDeps } from './routes/deps'
 import { unitOfWork } from './unit-of-work'
 
-export { RETRY_AFTER_UNAVAILABLE_S } from './reply'
+export { RETRY_AFTER_BUSY_S, RETRY_AFTER_UNAVAILABLE_S } from './reply'
 
 /** What the app is built from. */
 export interface AppOptions {
@@ -56,6 +56,8 @@ export interface AppOptions {
   readonly decisionLog: boolean
   /** The bearer token `/metrics` asks for, or undefined for none (`METRICS_TOKEN`). */
   readonly metricsToken?: string | undefined
+  /** Whether the client's address is X-Forwarded-For's first hop (`TRUST_PROXY=1`), not the socket's. */
+  readonly trustProxy?: boolean
   /**
    * The conformance hook (test mode, ./conformance.ts): PUT /__conformance/state seeds the
    * scenario, whose session, today and members every request then gets; no rate limit, no
@@ -98,7 +100,13 @@ export const buildApp = (options: AppOptions): Hono<Env> => {
 
   app.use('*', requestId(), apiKey(), observe(logger, metrics), cors())
   app.get('/metrics', (c) => metrics.handler(c))
-  if (hook === null) app.use('*', rateLimit(rateLimiter(db, options.rateLimitPerMinute, clock), metrics.rateLimited))
+  // The API's routes: the key's session, then the rate limit (R-112: the pages and documents are not counted).
+  app.use('/v1/*', session(deps.lookup))
+  if (hook === null)
+    app.use(
+      '/v1/*',
+      rateLimit(rateLimiter(db, options.rateLimitPerMinute, clock), options.trustProxy ?? false, metrics.rateLimited)
+    )
   else
     // Before the API's body limit: a scenario's records may outgrow it.
     app.put(CONFORMANCE_PATH, honoBodyLimit({ maxSize: SEED_LIMIT_BYTES }), async (c) => {
@@ -126,17 +134,21 @@ export const buildApp = (options: AppOptions): Hono<Env> => {
 
   app.notFound((c) => send(problem(404, c.get('requestId'), 'not_found', `No route for ${c.req.method} ${c.req.path}`)))
 
+  const unavailable = (requestId: string, message: string, seconds: number) => {
+    const reply = problem(503, requestId, 'service_unavailable', message)
+    return send({ ...reply, headers: { ...reply.headers, 'Retry-After': String(seconds) } })
+  }
   app.onError((error, c) => {
-    if (isDatabaseUnavailable(error)) {
-      // The pool opens a new connection for the next request: nothing to restart (R-110).
-      const reply = problem(
-        503,
+    // The pool opens a new connection for the next request: nothing to restart (R-110).
+    if (isDatabaseUnavailable(error))
+      return unavailable(
         c.get('requestId'),
-        'service_unavailable',
-        'The database is unavailable; retry after Retry-After seconds'
+        'The database is unavailable; retry after Retry-After seconds',
+        RETRY_AFTER_UNAVAILABLE_S
       )
-      return send({ ...reply, headers: { ...reply.headers, 'Retry-After': String(RETRY_AFTER_UNAVAILABLE_S) } })
-    }
+    // A lock not had, or a statement not done, in time (R-111): nothing was written; the next try may find it free.
+    if (isDatabaseBusy(error))
+      return unavailable(c.get('requestId'), 'The database is busy; retry after Retry-After seconds', RETRY_AFTER_BUSY_S)
     options.report(error, c.get('requestId'))
     return send(problem(500, c.get('requestId'), 'internal_error', 'Internal server error'))
   })

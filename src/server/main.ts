@@ -10,7 +10,7 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { serve as listenOn } from '@hono/node-server'
 import type { DestinationStream } from 'pino'
-import { type Database, openDatabase } from '../store/database'
+import { type Database, openDatabase, type Timeouts } from '../store/database'
 import { purgeDecisions } from '../store/decisions'
 import { migrate } from '../store/migrations'
 import { seedWhenEmpty } from '../store/seed'
@@ -50,6 +50,10 @@ export interface ServeOptions {
   readonly decisionLogDays?: number
   /** The bearer token `/metrics` asks for; none by default. */
   readonly metricsToken?: string
+  /** Whether the client's address is X-Forwarded-For's first hop (behind a proxy that sets it); false by default. */
+  readonly trustProxy?: boolean
+  /** A PostgreSQL server's statement, lock and idle-in-transaction timeouts (R-111); DEFAULT_TIMEOUTS by default. */
+  readonly timeouts?: Timeouts
 }
 
 /** A server listening. */
@@ -80,7 +84,7 @@ export const DEFAULT_DECISION_LOG_DAYS = 30
  */
 export const listen = (
   database: Database,
-  options: Omit<ServeOptions, 'dataDir' | 'databaseUrl'> & {
+  options: Omit<ServeOptions, 'dataDir' | 'databaseUrl' | 'timeouts'> & {
     readonly ownsDatabase?: boolean
     readonly report?: (error: unknown, requestId: string) => void
     /** How long `close` lets requests under way run; DRAIN_MS by default. */
@@ -100,6 +104,7 @@ export const listen = (
     logger,
     decisionLog: options.decisionLog ?? true,
     metricsToken: options.metricsToken,
+    trustProxy: options.trustProxy ?? false,
     report:
       options.report ??
       ((error, requestId) => {
@@ -150,7 +155,7 @@ export const listen = (
  * CLI) passes PORT, DATA_DIR and DATABASE_URL, and calls `close` on SIGTERM.
  */
 export const serve = async (options: ServeOptions = {}): Promise<Served> => {
-  const database = await openDatabase({ dataDir: options.dataDir, databaseUrl: options.databaseUrl })
+  const database = await openDatabase({ dataDir: options.dataDir, databaseUrl: options.databaseUrl, timeouts: options.timeouts })
   try {
     await migrate(database)
     await seedWhenEmpty(database)

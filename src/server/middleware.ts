@@ -17,6 +17,7 @@ import type { Metrics } from './metrics'
 import { bearerKey } from '../auth/session'
 import { respondServiceRefusal } from '../index'
 import { keyHash, keyIdOf } from '../store/keys'
+import type { Lookup } from './lookup'
 import type { RateLimiter } from './rate-limit'
 import { type Env, problem, send } from './reply'
 
@@ -103,11 +104,36 @@ export const cors = () =>
     c.res.headers.set('Access-Control-Expose-Headers', CORS_EXPOSED)
   })
 
-/** The contract's 429 once a key (or, without one, the client's address) is over its limit. */
-export const rateLimit = ({ admit }: RateLimiter, onRefused: () => void) =>
+/**
+ * The session the request's key resolves to, looked up once for the API's routes: the facades'
+ * input, and whether the store knows the key (what the rate limit counts by).
+ */
+export const session = ({ sessionOf }: Lookup) =>
   createMiddleware<Env>(async (c, next) => {
-    const key = c.get('keySha256')
-    const retryAfter = await admit(key === undefined ? `address ${String(c.env.incoming.socket.remoteAddress)}` : `key ${key}`)
+    const found = await sessionOf(c.get('keySha256'))
+    c.set('session', found.session)
+    c.set('knownKey', found.keySha256)
+    await next()
+  })
+
+/**
+ * The client's address: the socket's, or with `trustProxy` (TRUST_PROXY=1, behind a proxy that
+ * sets it) the first hop of X-Forwarded-For.
+ */
+const clientAddress = (c: Parameters<Parameters<typeof createMiddleware<Env>>[0]>[0], trustProxy: boolean): string => {
+  const forwarded = trustProxy ? headerOf(c.req.raw.headers, 'x-forwarded-for')?.split(',')[0]?.trim() : undefined
+  return forwarded === undefined || forwarded === '' ? String(c.env.incoming.socket.remoteAddress) : forwarded
+}
+
+/**
+ * The contract's 429 once a caller is over its limit (R-112): a key the store knows is counted
+ * as itself; a missing, malformed or unknown one as the client's address, so that guessing keys
+ * is limited like any other request and an unknown key makes no row of its own.
+ */
+export const rateLimit = ({ admit }: RateLimiter, trustProxy: boolean, onRefused: () => void) =>
+  createMiddleware<Env>(async (c, next) => {
+    const key = c.get('knownKey')
+    const retryAfter = await admit(key === null ? `address ${clientAddress(c, trustProxy)}` : `key ${key}`)
     if (retryAfter === null) return next()
     onRefused()
     return send(

@@ -12,6 +12,7 @@
 import { createHash } from 'node:crypto'
 import type { Context } from 'hono'
 import type { DecisionEndpoint, DecisionRecord } from '../decisions'
+import { IDEMPOTENCY_KEY_MAX_LENGTH, isIdempotencyKey } from '../http/idempotency-key'
 import type { Database, Queryable } from '../store/database'
 import * as store from '../store/store'
 import { JSON_CONTENT_TYPE } from '../reply/reply'
@@ -61,8 +62,8 @@ export const unitOfWork =
     const idempotencyKey = c.req.header('idempotency-key')
     const claim =
       idempotent !== null && idempotent.keySha256 !== null && idempotencyKey !== undefined ? idempotent.keySha256 : null
-    if (claim !== null && (idempotencyKey === '' || (idempotencyKey as string).length > 255))
-      return send(problem(400, requestId, 'bad_request', 'Idempotency-Key must be 1 to 255 characters'))
+    if (claim !== null && !isIdempotencyKey(idempotencyKey as string))
+      return send(problem(400, requestId, 'bad_request', `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`))
     const fingerprint = createHash('sha256')
       .update(`${c.req.method} ${c.req.path}\n${c.req.header('company-id') ?? ''}\n${body}`)
       .digest('hex')

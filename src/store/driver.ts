@@ -35,10 +35,28 @@ export interface Database extends Queryable {
   readonly stats: () => { readonly total: number; readonly idle: number; readonly waiting: number }
 }
 
-/** Where the data lives: a PostgreSQL server's URL, or else PGlite's directory (memory when absent). */
+/**
+ * How long a PostgreSQL server's statement may run, wait for a lock, or a transaction stay idle
+ * (R-111), in milliseconds: past them the statement is cancelled, and the request is a 503.
+ */
+export interface Timeouts {
+  readonly statementMs: number
+  readonly lockMs: number
+  readonly idleInTransactionMs: number
+}
+
+/** A few seconds each: a request is answered within them, never held open (R-111). */
+export const DEFAULT_TIMEOUTS: Timeouts = { statementMs: 5_000, lockMs: 2_000, idleInTransactionMs: 10_000 }
+
+/**
+ * Where the data lives: a PostgreSQL server's URL (with its timeouts, {@link DEFAULT_TIMEOUTS}
+ * unless given), or else PGlite's directory (memory when absent), one connection in this process,
+ * which no other session can hold a lock against.
+ */
 export interface DatabaseOptions {
   readonly databaseUrl?: string | undefined
   readonly dataDir?: string | undefined
+  readonly timeouts?: Timeouts | undefined
 }
 
 /** How both drivers read `bigint` (every amount is a safe integer) and `date` (its own text). */

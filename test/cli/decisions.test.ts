@@ -230,7 +230,8 @@ describe('budget-rules decisions and replay, over a running server', () => {
   })
 
   it('as a user runs it: the bin, in a process of its own', async () => {
-    const ran = await spawnCli(['decisions', 'show', ids.topUp as string], dir, { DATA_DIR: dir })
+    // DATABASE_URL, set for the server tests, would name another database.
+    const ran = await spawnCli(['decisions', 'show', ids.topUp as string], dir, { DATA_DIR: dir, DATABASE_URL: '' })
     expect([ran.code, ran.stdout.split('\n')[2]]).toEqual([0, 'asked    POST /v1/budgets/b-travel/top_up'])
   })
 })

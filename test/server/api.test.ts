@@ -408,7 +408,7 @@ describe.each(variants)('the reference server on $name', ({ store, prism }) => {
       expect(again.headers.get('idempotent-replayed')).toBe('true')
     })
 
-    it('an empty reply is kept as empty', async () => {
+    it('a caller refused before its company is known claims no key: the same empty refusal again, no replay, no row', async () => {
       const noCompany = {
         key: 'demo-admin',
         method: 'POST',
@@ -418,8 +418,10 @@ describe.each(variants)('the reference server on $name', ({ store, prism }) => {
       const first = await send('/v1/budgets/b-travel/top_up', noCompany)
       const again = await send('/v1/budgets/b-travel/top_up', noCompany)
       expect([first.status, first.text, again.status, again.text]).toEqual([401, '', 401, ''])
-      expect(again.headers.get('idempotent-replayed')).toBe('true')
-      expect(again.headers.get('content-type')).toBeNull()
+      expect([again.headers.get('idempotent-replayed'), again.headers.get('content-type')]).toEqual([null, null])
+      expect(await row(`SELECT count(*)::int AS n FROM idempotency_keys WHERE idempotency_key = 'idem-no-company'`)).toEqual({
+        n: 0
+      })
     })
 
     it('an empty key, or one over 255 characters, is a 400', async () => {
@@ -649,7 +651,7 @@ describe.each(variants)('the reference server on $name', ({ store, prism }) => {
       }
     })
 
-    it('a malformed stored budget is a 500: nothing kept for its key, the exception logged with the request id', async () => {
+    it('a malformed stored budget is a 500 of the rules, recorded: nothing kept for its key, no exception; a stranger is refused first', async () => {
       // funded without a balance: inconsistent (R-17); the database allows it, the facades do not
       await db.query(
         `INSERT INTO budgets (id, company_id, name, access, currency, mode, status, created_on, period_starts_on, balance_cents)
@@ -676,22 +678,23 @@ describe.each(variants)('the reference server on $name', ({ store, prism }) => {
           n: 0
         })
         expect(logged()).toEqual([])
-        // listing advances every budget: a malformed one throws, and the 500 is the server's own
+        // Listing checks every budget (R-17): the malformed one is the rules' 500, naming it, and recorded.
         const listed = await call(plain.url, '/v1/budgets', admin)
         expect([listed.status, listed.body]).toEqual([500, { error: 'internal_error', message: 'Internal server error' }])
         expect(listed.headers.get('access-control-allow-origin')).toBe('*')
-        // the exception, then the request's own line at level error
         const id = listed.headers.get('x-request-id') ?? ''
-        expect(logged().map((l) => [l.level, l.request_id, (l.err as { type?: unknown } | undefined)?.type])).toEqual([
-          ['error', id, 'TypeError']
-        ])
-        expect(lines.map((l) => JSON.parse(l) as unknown).at(-1)).toMatchObject({
+        expect(logged()).toEqual([])
+        expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>).at(-1)).toMatchObject({
           level: 'error',
           msg: 'GET /v1/budgets 500',
           request_id: id,
           status: 500
         })
+        expect((await findDecision(db, id))?.rules.slice(-2)).toEqual(['page.size', 'budget.stored'])
         expect(lines.join('')).not.toContain('demo-admin')
+        // A stranger to the company is refused before any budget is read: its 404, not the 500.
+        const stranger = await call(plain.url, '/v1/budgets', { key: 'demo-admin', company: 'c-initech' })
+        expect([stranger.status, stranger.body]).toEqual([404, { error: 'not_found', message: 'Not found' }])
       } finally {
         await db.query(`DELETE FROM budgets WHERE id = 'b-broken'`)
       }

@@ -1,19 +1,20 @@
 /**
  * /v1/banking: a page of the company's bank transactions (its query run in PostgreSQL),
- * authorizing one, and enrolling a bank recipient.
+ * authorizing one, and enrolling a bank recipient; the caller scoped before anything is read for
+ * it (R-112).
  *
  * @since 0.3.0
  */
 import { randomUUID } from 'node:crypto'
 import { Hono } from 'hono'
-import { endpoints, headerOf, respondAuthorizeTransaction, respondBankRecipient } from '../../index'
+import { endpoints, planScope, respondAuthorizeTransaction, respondBankRecipient } from '../../index'
 import * as store from '../../store/store'
 import { type Env, rawBody } from '../reply'
 import type { RouteDeps } from './deps'
 import { databasePage } from './page'
 
 export const bankingRoutes = (deps: RouteDeps): Hono<Env> => {
-  const { clock, lookup, mutate, log } = deps
+  const { clock, mutate, log, answer } = deps
   const banking = new Hono<Env>()
 
   banking.get(
@@ -26,19 +27,27 @@ export const bankingRoutes = (deps: RouteDeps): Hono<Env> => {
   )
 
   banking.post('/bank_transactions/:id/authorize', async (c) => {
-    const headers = c.req.raw.headers
-    const { session, keySha256 } = await lookup.sessionOf(c.get('keySha256'))
-    const body = await rawBody(c)
+    const session = c.get('session')
+    const request = { headers: c.req.raw.headers, body: await rawBody(c) }
     const id = c.req.param('id')
+    const scope = planScope({ request, session, request_id: c.get('requestId') })
+    if (scope._tag === 'Reply')
+      return answer(
+        c,
+        'transaction.authorize',
+        { request, session, transaction: null, request_id: c.get('requestId') },
+        scope.reply,
+        id
+      )
     const unit = {
       endpoint: 'transaction.authorize',
-      idempotent: { keySha256 },
+      idempotent: { keySha256: c.get('knownKey') },
       actor_id: session.user?.id ?? null,
       resource_id: id
     } as const
-    return mutate(c, unit, body, async (tx) => {
-      const transaction = await store.lockTransaction(tx, id)
-      const context = { request: { headers, body }, session, transaction, request_id: c.get('requestId') }
+    return mutate(c, unit, request.body, async (tx) => {
+      const transaction = await store.lockTransaction(tx, id, scope.company_id)
+      const context = { request, session, transaction, request_id: c.get('requestId') }
       const reply = respondAuthorizeTransaction(context)
       if (reply.status === 200) await store.saveTransactionStatus(tx, reply.transaction.id, reply.transaction.status)
       return { reply, record: log.decided(c, 'transaction.authorize', context, reply, id) }
@@ -46,21 +55,28 @@ export const bankingRoutes = (deps: RouteDeps): Hono<Env> => {
   })
 
   banking.post('/bank_recipients', async (c) => {
-    const headers = c.req.raw.headers
-    const { session, keySha256 } = await lookup.sessionOf(c.get('keySha256'))
-    const body = await rawBody(c)
-    const company = headerOf(headers, 'company-id') ?? ''
+    const session = c.get('session')
+    const request = { headers: c.req.raw.headers, body: await rawBody(c) }
+    const scope = planScope({ request, session, request_id: c.get('requestId') })
+    if (scope._tag === 'Reply')
+      return answer(
+        c,
+        'recipient.enroll',
+        { request, session, bank_ids: [], enrolled: [], request_id: c.get('requestId') },
+        scope.reply
+      )
+    const company = scope.company_id
     const unit = {
       endpoint: 'recipient.enroll',
-      idempotent: { keySha256 },
+      idempotent: { keySha256: c.get('knownKey') },
       actor_id: session.user?.id ?? null,
       resource_id: null
     } as const
-    return mutate(c, unit, body, async (tx) => {
+    return mutate(c, unit, request.body, async (tx) => {
       // Enrolments of one company one at a time, so that the 409 of a duplicate is never missed.
       await store.lockCompany(tx, company)
       const context = {
-        request: { headers, body },
+        request,
         session,
         bank_ids: [...(await store.bankIds(tx))],
         enrolled: [...(await store.enrolledRecipients(tx, company))],

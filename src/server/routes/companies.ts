@@ -1,10 +1,11 @@
 /**
- * /v1/companies: the caller's companies, and assigning a member's role.
+ * /v1/companies: the caller's companies, and assigning a member's role (the caller scoped before
+ * anything is read for it, R-112).
  *
  * @since 0.3.0
  */
 import { Hono } from 'hono'
-import { endpoints, headerOf, respondIndex, respondRoleAssignment } from '../../index'
+import { endpoints, planScope, respondIndex, respondRoleAssignment } from '../../index'
 import * as store from '../../store/store'
 import { type Env, rawBody, rawQuery } from '../reply'
 import type { RouteDeps } from './deps'
@@ -13,11 +14,10 @@ export const companyRoutes = ({ db, lookup, mutate, log, answer }: RouteDeps): H
   const companies = new Hono<Env>()
 
   companies.get('/', async (c) => {
-    const headers = c.req.raw.headers
-    const { session } = await lookup.sessionOf(c.get('keySha256'))
+    const session = c.get('session')
     const records = session.user === null ? [] : await store.userCompanies(db, session.user.id)
     const context = {
-      request: { headers, query: rawQuery(c.req.url) },
+      request: { headers: c.req.raw.headers, query: rawQuery(c.req.url) },
       session,
       endpoint: endpoints.companies,
       records,
@@ -27,17 +27,25 @@ export const companyRoutes = ({ db, lookup, mutate, log, answer }: RouteDeps): H
   })
 
   companies.patch('/:id/memberships/:user_id', async (c) => {
-    const headers = c.req.raw.headers
-    const { session } = await lookup.sessionOf(c.get('keySha256'))
-    const body = await rawBody(c)
+    const session = c.get('session')
+    const request = { headers: c.req.raw.headers, body: await rawBody(c) }
     const company = c.req.param('id')
     const userId = c.req.param('user_id')
+    const scope = planScope({ request, session, request_id: c.get('requestId') })
+    if (scope._tag === 'Reply')
+      return answer(
+        c,
+        'role.assign',
+        { request, session, user_id: userId, request_id: c.get('requestId'), company_member_ids: [] },
+        scope.reply,
+        userId
+      )
     const unit = { endpoint: 'role.assign', idempotent: null, actor_id: session.user?.id ?? null, resource_id: userId } as const
-    return mutate(c, unit, body, async (tx) => {
+    return mutate(c, unit, request.body, async (tx) => {
       // A path naming another company than company-id names no member of the caller's company.
-      const members = company === headerOf(headers, 'company-id') ? await lookup.membersOf(tx, company) : []
+      const members = company === scope.company_id ? await lookup.membersOf(tx, company) : []
       const context = {
-        request: { headers, body },
+        request,
         session,
         user_id: userId,
         request_id: c.get('requestId'),

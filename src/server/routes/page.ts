@@ -22,10 +22,10 @@ export interface PageTable {
 
 /** The handler of GET on `endpoint`, whose records are `table`'s rows of the caller's company. */
 export const databasePage =
-  ({ db, lookup, answer }: RouteDeps, name: DecisionEndpoint, endpoint: Endpoint, table: PageTable): Handler<Env> =>
+  ({ db, answer }: RouteDeps, name: DecisionEndpoint, endpoint: Endpoint, table: PageTable): Handler<Env> =>
   async (c) => {
     const headers = c.req.raw.headers
-    const { session } = await lookup.sessionOf(c.get('keySha256'))
+    const session = c.get('session')
     const context = { request: { headers, query: rawQuery(c.req.url) }, session, endpoint, request_id: c.get('requestId') }
     const plan = planIndex(context)
     if (plan._tag === 'Reply') return answer(c, name, context, plan.reply)
