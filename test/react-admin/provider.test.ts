@@ -132,7 +132,7 @@ describe('getList (R-101)', () => {
     expect(refused.calls).toEqual([])
   })
 
-  it.each([
+  it.each<[string, 'ASC' | 'DESC', string]>([
     ['bank_transactions', 'ASC', '/v1/banking/bank_transactions?_start=0&_end=25&_order=asc'],
     ['budgets', 'DESC', '/v1/budgets?_start=0&_end=25&_order=desc'],
     ['companies', 'ASC', '/v1/companies?_start=0&_end=25&_order=asc']
