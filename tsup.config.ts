@@ -12,9 +12,14 @@ import { defineConfig, type Options } from 'tsup'
 // loaded: Node resolves a bare `fp-ts` to its CommonJS index, which loads all 123 of its modules
 // (about 115 ms of a cold start, where the bundle costs about 12 ms; ADR 0080). Their types stay
 // dependencies: the typed layer's declarations name them.
+//
+// No source maps: the package holds what a user runs or reads (R-102), and a map of code that is
+// not minified adds a third of the code's size for little. The library's build writes esbuild's
+// metafiles instead (dist/metafile-esm.json, metafile-cjs.json; not shipped), which say what
+// each file of dist bundles (scripts/size.mjs, scripts/pack-size.mjs read them).
 const common: Options = {
   target: 'node20',
-  sourcemap: true,
+  sourcemap: false,
   treeshake: true,
   splitting: true,
   noExternal: ['fp-ts', 'io-ts'],
@@ -39,6 +44,7 @@ export default defineConfig([
     external: ['ra-core'],
     format: ['esm', 'cjs'],
     dts: true,
+    metafile: true,
     clean: true
   },
   { ...common, entry: { cli: 'src/cli/main.ts' }, format: ['esm'], dts: false, clean: false }
