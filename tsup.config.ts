@@ -28,24 +28,30 @@ const common: Options = {
   }
 }
 
-export default defineConfig([
-  {
-    ...common,
-    entry: {
-      index: 'src/index.ts',
-      rules: 'src/rules.ts',
-      client: 'src/client.ts',
-      sql: 'src/sql.ts',
-      arbitraries: 'src/arbitraries.ts',
-      conformance: 'src/conformance.ts',
-      openapi: 'src/openapi.ts',
-      'react-admin': 'src/react-admin.ts'
-    },
-    external: ['ra-core'],
-    format: ['esm', 'cjs'],
-    dts: true,
-    metafile: true,
-    clean: true
+/** The library: the entry points, ESM and CommonJS, with their types. */
+const library: Options = {
+  ...common,
+  entry: {
+    index: 'src/index.ts',
+    rules: 'src/rules.ts',
+    client: 'src/client.ts',
+    sql: 'src/sql.ts',
+    arbitraries: 'src/arbitraries.ts',
+    conformance: 'src/conformance.ts',
+    openapi: 'src/openapi.ts',
+    'react-admin': 'src/react-admin.ts'
   },
-  { ...common, entry: { cli: 'src/cli/main.ts' }, format: ['esm'], dts: false, clean: false }
-])
+  external: ['ra-core'],
+  format: ['esm', 'cjs'],
+  dts: true,
+  metafile: true,
+  clean: true
+}
+
+/**
+ * The bin, and the reference server it serves; built alone by `npm start` when its sources
+ * changed (tsup.cli.config.ts, scripts/build.mjs), which keeps the rest of dist/ as it is.
+ */
+export const cli: Options = { ...common, entry: { cli: 'src/cli/main.ts' }, format: ['esm'], dts: false, clean: false }
+
+export default defineConfig([library, cli])
