@@ -12,7 +12,7 @@
 // (test/build/sources.test.ts) holds each part's sources to what esbuild reads when it builds it.
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -84,6 +84,19 @@ const readStamps = () => {
   }
 }
 
+/**
+ * Removes what the bin's last build wrote (dist/cli.js and its chunks: the .js files at the top
+ * of dist/ that the library's build did not write, as its metafile lists them), so that chunks of
+ * an older bin, whose names are hashes of their content, do not pile up beside the new ones.
+ */
+const removeBin = () => {
+  const dist = join(ROOT, 'dist')
+  if (!existsSync(dist)) return
+  const metafile = join(dist, 'metafile-esm.json')
+  const library = new Set(existsSync(metafile) ? Object.keys(JSON.parse(readFileSync(metafile, 'utf8')).outputs) : [])
+  for (const name of readdirSync(dist)) if (name.endsWith('.js') && !library.has(`dist/${name}`)) rmSync(join(dist, name))
+}
+
 const run = ([command, ...args]) => {
   const status = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit' }).status
   if (status !== 0) process.exit(status ?? 1)
@@ -110,6 +123,7 @@ const build = (changedOnly) => {
   for (const part of stale) {
     if (changedOnly) {
       console.log(`building ${PARTS[part].output.join(', ')}: ${why(part)}`)
+      if (part === 'cli') removeBin()
       run(PARTS[part].build)
     } else if (part !== 'cli') run(PARTS[part].build)
     stamps[part] = { sources: before[part], output: outputHash(part) }
