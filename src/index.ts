@@ -53,7 +53,7 @@ export { endpoints, defineEndpoint, type Endpoint } from './paging/endpoint'
 
 // -- budgets, for a UI
 export type { Budget } from './budget/stored'
-export { permittedUpdateFields } from './budget/permissions'
+export { permittedUpdateFields, lockedUpdateFields, type LockRule } from './budget/permissions'
 export { advanceBudget, upcomingPeriods } from './budget/advance'
 
 // -- the client

@@ -3,12 +3,13 @@
  * with the rules in the browser. The API key and company typed in on the login page are kept by
  * the authProvider (localStorage); transactions are listed, paged, sorted and filtered as the
  * service spells it; a budget is shown with its next periods drawn as the SVG timeline, and
- * edited with the inputs its caller may not change disabled (permittedUpdateFields) and a
- * preview of the periods a recurrence change gives (respondBudgetUpdate, then upcomingPeriods,
- * run here, before anything is sent). A budget shows its history (its decision records: when,
- * who, status, fields changed, rules) and the decisions page finds a request id typed in, each
- * record with its rules in words and a link that opens its case in the decision explorer.
- * scripts/admin.ts bundles it into dist/admin/; the server serves it at /admin/
+ * edited with the inputs its caller may not change disabled, each saying the rule that locks it
+ * (lockedUpdateFields, the rule's words from the catalogue), and a preview of the periods a
+ * recurrence change gives (respondBudgetUpdate, then upcomingPeriods, run here, before anything
+ * is sent). A budget shows its history (its decision records: when, who, status, fields changed,
+ * rules) and the decisions page finds a request id typed in, each record with its rules in words
+ * and a link that opens its case in the decision explorer. scripts/admin.ts bundles it into
+ * dist/admin/; the server serves it at /admin/
  * (src/server/admin.ts).
  */
 import { type ReactNode, useEffect, useState } from 'react'
@@ -45,9 +46,9 @@ import {
   useRecordContext,
   useRefresh
 } from 'react-admin'
-import { rules } from '../../src/decision/rules'
 import type { DecisionRecord } from '../../src/decisions'
-import { type Budget, permittedUpdateFields, respondBudgetUpdate } from '../../src/index'
+import { type Budget, type LockRule, lockedUpdateFields, respondBudgetUpdate } from '../../src/index'
+import { rules } from '../../src/rules'
 import { type BudgetRulesDataProvider, reactAdminDataProvider } from '../../src/react-admin'
 import { periodsSvg } from '../../src/timeline/svg'
 
@@ -481,28 +482,41 @@ const askRights = async (budget: Budget): Promise<Rights> => {
   return 'none'
 }
 
-/** The fields this caller may change, by permittedUpdateFields over the rights the service showed. */
-const usePermitted = (budget: Budget | undefined): ReadonlyArray<string> | null => {
-  const [permitted, setPermitted] = useState<ReadonlyArray<string> | null>(null)
+type Locks = Partial<Record<string, LockRule>>
+
+/** Why each field this caller may not change is locked, by lockedUpdateFields over the rights the service showed. */
+const useLocks = (budget: Budget | undefined): Locks | null => {
+  const [locks, setLocks] = useState<Locks | null>(null)
+  // A row of the list (GET /v1/budgets gives some fields only) stands in until the budget itself
+  // arrives: nothing is asked of it.
+  const whole = budget !== undefined && 'manager_id' in budget && 'co_manager_id' in budget
   // Asked once per budget, its managers and status (what the rights depend on), not again for
   // each new copy of the record a refetch gives.
-  const key = budget === undefined ? null : `${budget.id} ${budget.manager_id ?? ''} ${budget.co_manager_id ?? ''} ${budget.status}`
+  const key = whole ? `${budget.id} ${budget.manager_id ?? ''} ${budget.co_manager_id ?? ''} ${budget.status}` : null
   useEffect(() => {
-    if (budget === undefined) return
+    if (!whole) return
     let live = true
     void askRights(budget).then((rights) => {
       const caller =
         rights === 'full'
           ? { user_id: 'signed-in', role: 'admin' as const, permissions: [] }
           : { user_id: rights === 'manager' ? (budget.manager_id ?? budget.co_manager_id ?? '') : 'signed-in', role: 'member' as const, permissions: [] }
-      if (live) setPermitted(permittedUpdateFields(caller, budget))
+      if (live) setLocks(lockedUpdateFields(caller, budget))
     })
     return () => {
       live = false
     }
   }, [key])
-  return permitted
+  return locks
 }
+
+/** Beside a locked input: the rule that locks it, by its id and its words in the rules catalogue. */
+const lockNote = (rule: LockRule | undefined) =>
+  rule === undefined ? undefined : (
+    <span className="locked" data-rule={rule}>
+      Locked by {rule}: {rules[rule].summary}
+    </span>
+  )
 
 const RECURRENCE = ['recurrence_unit', 'recurrence_every', 'base_amount_cents'] as const
 
@@ -538,9 +552,10 @@ const Labelled = ({ children }: { children: ReactNode }) => <div style={{ width:
 
 const BudgetForm = () => {
   const budget = useRecordContext<Budget & { id: string }>()
-  const permitted = usePermitted(budget)
-  if (budget === undefined || permitted === null) return null
-  const locked = (field: string) => !permitted.includes(field)
+  const locks = useLocks(budget)
+  if (budget === undefined || locks === null) return null
+  // Disabled, and saying why, or neither.
+  const lock = (field: string) => ({ disabled: locks[field] !== undefined, helperText: lockNote(locks[field]) })
   return (
     // Save only: the service deletes no budget.
     <SimpleForm
@@ -550,27 +565,27 @@ const BudgetForm = () => {
         </Toolbar>
       }
     >
-      <TextInput source="name" disabled={locked('name')} />
-      <TextInput source="description" disabled={locked('description')} />
+      <TextInput source="name" {...lock('name')} />
+      <TextInput source="description" {...lock('description')} />
       <SelectInput
         source="access"
         choices={[
           { id: 'everyone', name: 'everyone' },
           { id: 'members', name: 'members' }
         ]}
-        disabled={locked('access')}
+        {...lock('access')}
       />
-      <DateInput source="ends_on" disabled={locked('ends_on')} />
-      <TextInput source="manager_id" disabled={locked('manager_id')} />
+      <DateInput source="ends_on" {...lock('ends_on')} />
+      <TextInput source="manager_id" {...lock('manager_id')} />
       <SelectInput
         source="recurrence_unit"
         choices={['day', 'week', 'month', 'year'].map((u) => ({ id: u, name: u }))}
         emptyText="no renewal"
         parse={(v: unknown) => (v === '' ? null : v)}
-        disabled={locked('recurrence_unit')}
+        {...lock('recurrence_unit')}
       />
-      <NumberInput source="recurrence_every" disabled={locked('recurrence_every')} />
-      <NumberInput source="base_amount_cents" disabled={locked('base_amount_cents')} />
+      <NumberInput source="recurrence_every" {...lock('recurrence_every')} />
+      <NumberInput source="base_amount_cents" {...lock('base_amount_cents')} />
       <Labelled>
         <Preview budget={budget} />
       </Labelled>

@@ -18,6 +18,7 @@ import { type Browser, type ConsoleMessage, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchChromium } from '../chromium'
 import { buildAdmin } from '../../scripts/admin'
+import { rules } from '../../src/decision/rules'
 import { adminRoutes, defaultAdminDir } from '../../src/server/admin'
 import { listen, type Served } from '../../src/server/main'
 import type { Database } from '../../src/store/database'
@@ -86,6 +87,44 @@ const amounts = async () =>
 const displayedRows = () => page.locator('.MuiTablePagination-displayedRows').textContent()
 /** Waits until the pagination reads `text` ("26–50 of 5000"). */
 const showing = (text: RegExp) => page.locator('.MuiTablePagination-displayedRows', { hasText: text }).waitFor()
+
+const FIELDS = [
+  'name',
+  'description',
+  'access',
+  'ends_on',
+  'manager_id',
+  'recurrence_unit',
+  'recurrence_every',
+  'base_amount_cents'
+] as const
+
+/** What the edit page says beside each input: the words of the rule that locks it, or null. */
+const lockNotes = async () =>
+  Object.fromEntries(
+    await Promise.all(
+      FIELDS.map(async (f) => {
+        const note = page.locator(`.ra-input-${f} .locked`)
+        return [f, (await note.count()) === 0 ? null : await note.textContent()] as const
+      })
+    )
+  )
+
+/** The note of `rule` as the rules catalogue words it. */
+const noteOf = (rule: keyof typeof rules) => `Locked by ${rule}: ${rules[rule].summary}`
+
+/** Whether each input of the edit page is disabled. */
+const disabledInputs = async () =>
+  Object.fromEntries(
+    await Promise.all(
+      FIELDS.map(async (f): Promise<readonly [string, boolean]> => [
+        f,
+        f === 'access' || f === 'recurrence_unit'
+          ? (await page.locator(`.ra-input-${f} [role=combobox]`).getAttribute('aria-disabled')) === 'true'
+          : await page.locator(`input[name=${f}]`).isDisabled()
+      ])
+    )
+  )
 
 describe('admin console', { timeout: 30_000 }, () => {
   beforeAll(async () => {
@@ -194,6 +233,17 @@ describe('admin console', { timeout: 30_000 }, () => {
     expect(await page.locator('input[name=recurrence_every]').isDisabled()).toBe(true)
     expect(await page.locator('input[name=base_amount_cents]').isDisabled()).toBe(true)
     expect(await page.getByRole('combobox', { name: 'Recurrence unit' }).getAttribute('aria-disabled')).toBe('true')
+    // Beside each locked input, the rule that locks it (contract section 5, rows 9 and 10), in the catalogue's words.
+    expect(await lockNotes()).toEqual({
+      name: null,
+      description: null,
+      access: null,
+      ends_on: null,
+      manager_id: noteOf('budget.permission.manager'),
+      recurrence_unit: noteOf('budget.permission.recurrence'),
+      recurrence_every: noteOf('budget.permission.recurrence'),
+      base_amount_cents: noteOf('budget.permission.recurrence')
+    })
   })
 
   it('renames Travel and sees it saved', async () => {
@@ -213,6 +263,15 @@ describe('admin console', { timeout: 30_000 }, () => {
     expect((await row("SELECT ends_on FROM budgets WHERE id = 'b-travel'")).ends_on).toBeNull()
   })
 
+  it('as demo-manager, opens Team lunch, which he does not manage: every input locked by row 6', async () => {
+    // The probe is a 401 with a body for a caller without budget rights.
+    expectedRefusals.push('401 /v1/budgets/b-team-lunch')
+    await page.goto(`${base}/admin/#/budgets/b-team-lunch`)
+    await page.locator('.ra-input-name .locked').waitFor()
+    expect(await disabledInputs()).toEqual(Object.fromEntries(FIELDS.map((f) => [f, true])))
+    expect(await lockNotes()).toEqual(Object.fromEntries(FIELDS.map((f) => [f, noteOf('budget.permission.update')])))
+  })
+
   it('as demo-admin, turns on monthly renewal and sees the next periods in the preview', async () => {
     // The probe is a 422 for full rights.
     expectedRefusals.push('422 /v1/budgets/b-travel')
@@ -221,6 +280,7 @@ describe('admin console', { timeout: 30_000 }, () => {
     await page.goto(`${base}/admin/#/budgets/b-travel`)
     await page.locator('input[name=recurrence_every]').waitFor()
     expect(await page.locator('input[name=manager_id]').isDisabled()).toBe(false)
+    expect(await lockNotes()).toEqual(Object.fromEntries(FIELDS.map((f) => [f, null])))
     await page.getByRole('combobox', { name: 'Recurrence unit' }).click()
     await page.getByRole('option', { name: 'month' }).click()
     await page.locator('input[name=base_amount_cents]').fill('100000')
@@ -234,6 +294,16 @@ describe('admin console', { timeout: 30_000 }, () => {
     expect(await page.locator('.RaUserMenu-root, header').first().textContent()).toContain('demo-admin at Acme SpA')
     await page.getByRole('listbox').waitFor({ state: 'detached' })
     await page.screenshot({ path: SCREENSHOT, fullPage: true })
+  })
+
+  it('as demo-admin, opens the closed Events 2025: every input locked, each saying a closed budget takes no update', async () => {
+    // The probe is a 409 for full rights on a closed budget (row 11).
+    expectedRefusals.push('409 /v1/budgets/b-events-2025')
+    await page.goto(`${base}/admin/#/budgets/b-events-2025`)
+    await page.locator('.ra-input-name .locked').waitFor()
+    expect((await row("SELECT status FROM budgets WHERE id = 'b-events-2025'")).status).toBe('closed')
+    expect(await disabledInputs()).toEqual(Object.fromEntries(FIELDS.map((f) => [f, true])))
+    expect(await lockNotes()).toEqual(Object.fromEntries(FIELDS.map((f) => [f, noteOf('budget.status.closed')])))
   })
 
   it('as demo-admin, authorizes a pending transaction; again, the 409 is a notification in the service’s words', async () => {

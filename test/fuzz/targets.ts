@@ -394,6 +394,28 @@ const callerOutside = (c: unknown): string | null => {
   }
 }
 
+/** What permittedUpdateFields and lockedUpdateFields name outside their types: the caller, then the budget's managers and status. */
+const permissionsOutside = (a: ReadonlyArray<unknown>): string | null => {
+  const c = callerOutside(a[0])
+  if (c !== null) return c
+  try {
+    const b = a[1]
+    if (!isObject(b)) return 'budget'
+    for (const f of ['manager_id', 'co_manager_id']) if (b[f] !== null && typeof b[f] !== 'string') return `budget.${f}`
+    return ['open', 'closing', 'closed'].includes(b.status as string) ? null : 'budget.status'
+  } catch {
+    return 'budget'
+  }
+}
+
+/** The rules that lock an update field, as the contract's section 5 names them (rows 6, 9, 10 and 11). */
+const LOCK_RULES: ReadonlyArray<string> = [
+  'budget.permission.update',
+  'budget.permission.manager',
+  'budget.permission.recurrence',
+  'budget.status.closed'
+]
+
 const numberOutside = (u: unknown, name: string): string | null => (typeof u !== 'number' || Number.isNaN(u) ? name : null)
 
 // -------------------------------------------------------------------------------------
@@ -915,18 +937,7 @@ export const buildSpecs = (lib: Lib): ReadonlyMap<string, Spec> => {
       'permittedUpdateFields',
       typed(['caller', 'budget'], fc.tuple(callerArb, budgetArb), {
         rows: [[1]],
-        outside: (a) => {
-          const c = callerOutside(a[0])
-          if (c !== null) return c
-          try {
-            const b = a[1]
-            if (!isObject(b)) return 'budget'
-            for (const f of ['manager_id', 'co_manager_id']) if (b[f] !== null && typeof b[f] !== 'string') return `budget.${f}`
-            return ['open', 'closing', 'closed'].includes(b.status as string) ? null : 'budget.status'
-          } catch {
-            return 'budget'
-          }
-        },
+        outside: permissionsOutside,
         // Called twice: R-18 wants a fresh array each time, shared with nothing.
         call: (f, a) => {
           const first = f(...a)
@@ -945,6 +956,35 @@ export const buildSpecs = (lib: Lib): ReadonlyMap<string, Spec> => {
               `did not return update fields in order :: ${describe(fields)}`
             ),
             ...when(fresh, 'returned the same array twice (R-18: a fresh array each call)')
+          ]
+        }
+      })
+    ],
+    [
+      'lockedUpdateFields',
+      typed(['caller', 'budget'], fc.tuple(callerArb, budgetArb), {
+        rows: [[1]],
+        outside: permissionsOutside,
+        // Called twice: R-18 wants a fresh object each time, shared with nothing.
+        call: (f, a) => {
+          const first = f(...a)
+          return { locked: first, fresh: first !== f(...a) }
+        },
+        check: (r) => {
+          const { locked, fresh } = r as { locked: unknown; fresh: boolean }
+          const keys = isObject(locked) ? Object.keys(locked) : null
+          return [
+            ...when(
+              keys !== null &&
+                keys.every(
+                  (f, i) =>
+                    UPDATE_FIELDS.includes(f as (typeof UPDATE_FIELDS)[number]) &&
+                    (i === 0 || UPDATE_FIELDS.indexOf(f as never) > UPDATE_FIELDS.indexOf(keys[i - 1] as never)) &&
+                    LOCK_RULES.includes((locked as Record<string, unknown>)[f] as string)
+                ),
+              `did not return update fields in order, each with a lock rule :: ${describe(locked)}`
+            ),
+            ...when(fresh, 'returned the same object twice (R-18: a fresh object each call)')
           ]
         }
       })
