@@ -73,6 +73,12 @@ export const openPostgres = async (connectionString: string, timeouts: Timeouts)
       const client = await pool.connect()
       // A connection whose rollback failed is in a state no one knows: it leaves the pool.
       let broken = false
+      // A connection cut while checked out (the server ended it, the network dropped) says so as an
+      // 'error' event the pool does not hear for it: unheard, it would end the process.
+      const cut = (): void => {
+        broken = true
+      }
+      client.on('error', cut)
       try {
         await client.query('BEGIN')
         const result = await work({
@@ -90,6 +96,7 @@ export const openPostgres = async (connectionString: string, timeouts: Timeouts)
         })
         throw e
       } finally {
+        client.off('error', cut)
         client.release(broken)
       }
     },

@@ -195,7 +195,7 @@ describe.skipIf(skipped !== null)('several instances on one PostgreSQL', () => {
     instances[0] = await startInstance(databaseUrl, { RATE_LIMIT_PER_MINUTE: '1000000' })
   }, 120_000)
 
-  it('RATE_LIMIT_PER_MINUTE=30 limits one key across three instances: 60 requests, 30 admitted', async () => {
+  it('RATE_LIMIT_PER_MINUTE=30 limits one key across three instances, and made-up keys as one address: 60 requests, 30 admitted', async () => {
     const limited = await Promise.all([0, 1, 2].map(() => startInstance(databaseUrl, { RATE_LIMIT_PER_MINUTE: '30' })))
     try {
       // demo-member's window, which the other instances never counted.
@@ -206,6 +206,17 @@ describe.skipIf(skipped !== null)('several instances on one PostgreSQL', () => {
       const refused = replies.filter((r) => r.status === 429)
       expect(refused).toHaveLength(30)
       for (const r of refused) expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+      // R-112: 60 made-up keys from one address, over the three, are limited as one wrong key is, and leave no row of their own.
+      await db.query("DELETE FROM rate_limits WHERE key LIKE 'address %'")
+      const guesses = await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          call((limited[i % 3] as Instance).url, '/v1/budgets/b-travel', { key: `guess-${i}`, company: 'c-acme' })
+        )
+      )
+      expect([guesses.filter((r) => r.status === 401).length, guesses.filter((r) => r.status === 429).length]).toEqual([30, 30])
+      expect((await db.query("SELECT key, count FROM rate_limits WHERE key LIKE 'address %'")).rows).toEqual([
+        { key: 'address 127.0.0.1', count: 60 }
+      ])
     } finally {
       await Promise.all(limited.map(stop))
     }
