@@ -40,10 +40,12 @@ describe.each(stores)('scoped before anything is read, on $name', (store) => {
       `INSERT INTO budgets (id, company_id, name, access, currency, mode, status, created_on, period_starts_on, balance_cents)
        VALUES ('b-broken', 'c-acme', 'Broken', 'everyone', 'CLP', 'funded', 'open', '2026-01-01', '2026-01-01', NULL)`
     )
-    const counted = (q: Queryable['query']): Queryable['query'] => (text, values) => {
-      statements.push(text)
-      return q(text, values)
-    }
+    const counted =
+      (q: Queryable['query']): Queryable['query'] =>
+      (text, values) => {
+        statements.push(text)
+        return q(text, values)
+      }
     const counting: Database = {
       ...db,
       query: counted(db.query),

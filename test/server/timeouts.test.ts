@@ -73,7 +73,8 @@ describe.skipIf(unavailable !== null)('timeouts of a PostgreSQL server (R-111)',
     await cluster?.destroy()
   }, 60_000)
 
-  const rename = (name: string) => call(server.url, '/v1/budgets/b-travel', { ...manager, method: 'PATCH', body: { budget: { name } } })
+  const rename = (name: string) =>
+    call(server.url, '/v1/budgets/b-travel', { ...manager, method: 'PATCH', body: { budget: { name } } })
 
   it('a row locked from psql: 503 with Retry-After within the lock timeout and a second; then 200 once it is let go', async () => {
     const session = psql(databaseUrl)
