@@ -20,11 +20,14 @@ import { join } from 'node:path'
 import fc from 'fast-check'
 import pg from 'pg'
 import { scenario } from '../src/arbitraries'
-import { decisionRecord, type DecisionRecord, replay } from '../dist/decisions.js'
-import { respondBudgetUpdate } from '../dist/index.js'
+import type { DecisionRecord } from '../src/decisions'
 import { openDatabase } from '../src/store/database'
 import { insertDecision } from '../src/store/decisions'
 import { migrate } from '../src/store/migrations'
+import { decisions, root } from './library'
+
+const { decisionRecord, replay } = decisions
+const { respondBudgetUpdate } = root
 
 const RECORDS = 20_000
 const SHOWN_OF = Number(process.env.BENCH_RECORDS ?? '1000000')
