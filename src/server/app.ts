@@ -1,7 +1,7 @@
 /**
  * The reference server's app, assembled from its parts as Hono's guide for larger applications
- * does: middleware of one concern each (./middleware.ts), routes per resource mounted with
- * `app.route` (./routes/), each reading top to bottom as look up (./lookup.ts, the store),
+ * does: middleware of one concern each (./middleware.ts), and a handler per operation (./routes/,
+ * by resource) mounted at its route of src/api/routes.ts, each reading top to bottom as look up (./lookup.ts, the store),
  * decide (a facade), persist (the store) inside the unit of work (./unit-of-work.ts), record
  * (./decision-log.ts), reply. No rule of the service lives here: the replies are the facades'.
  *
@@ -28,11 +28,12 @@ import { apiKey, bodyLimit, cors, observe, rateLimit, requestId, session } from 
 import { openApiRoutes } from './openapi'
 import { rateLimiter } from './rate-limit'
 import { type Env, problem, rawBody, RETRY_AFTER_BUSY_S, RETRY_AFTER_UNAVAILABLE_S, send } from './reply'
-import { bankingRoutes } from './routes/banking'
-import { budgetRoutes } from './routes/budgets'
-import { companyRoutes } from './routes/companies'
-import { decisionRoutes } from './routes/decisions'
-import type { RouteDeps } from './routes/deps'
+import { routes } from '../api/routes'
+import { bankingHandlers } from './routes/banking'
+import { budgetHandlers } from './routes/budgets'
+import { companyHandlers } from './routes/companies'
+import { decisionHandlers } from './routes/decisions'
+import type { Handlers, RouteDeps } from './routes/deps'
 import { unitOfWork } from './unit-of-work'
 
 export { RETRY_AFTER_BUSY_S, RETRY_AFTER_UNAVAILABLE_S } from './reply'
@@ -119,10 +120,15 @@ export const buildApp = (options: AppOptions): Hono<Env> => {
 
   // -- the API
 
-  app.route('/v1/budgets', budgetRoutes(deps))
-  app.route('/v1/banking', bankingRoutes(deps))
-  app.route('/v1/companies', companyRoutes(deps))
-  app.route('/v1/decisions', decisionRoutes(deps))
+  // Every operation at its route, from the one table of routes (src/api/routes.ts): a route
+  // without a handler, or a handler without a route, does not compile.
+  const handlers: Handlers = {
+    ...budgetHandlers(deps),
+    ...bankingHandlers(deps),
+    ...companyHandlers(deps),
+    ...decisionHandlers(deps)
+  }
+  for (const r of routes) app.on(r.method.toUpperCase(), r.path.replace(/\{([^}]+)\}/g, ':$1'), handlers[r.operationId])
 
   // -- pages: the decision explorer at `/`, the admin console, the OpenAPI document and /docs
 

@@ -1,19 +1,23 @@
 /**
- * /v1/companies: the caller's companies, and assigning a member's role (the caller scoped before
- * anything is read for it, R-112).
+ * The companies' operations: the caller's companies, and assigning a member's role (the caller
+ * scoped before anything is read for it, R-112). Mounted by app.ts at the routes of
+ * src/api/routes.ts.
  *
  * @since 0.3.0
  */
-import { Hono } from 'hono'
 import { endpoints, planScope, respondIndex, respondRoleAssignment } from '../../index'
 import * as store from '../../store/store'
-import { type Env, rawBody, rawQuery } from '../reply'
-import type { RouteDeps } from './deps'
+import { rawBody, rawQuery } from '../reply'
+import type { Handlers, RouteDeps } from './deps'
 
-export const companyRoutes = ({ db, lookup, mutate, log, answer }: RouteDeps): Hono<Env> => {
-  const companies = new Hono<Env>()
-
-  companies.get('/', async (c) => {
+export const companyHandlers = ({
+  db,
+  lookup,
+  mutate,
+  log,
+  answer
+}: RouteDeps): Pick<Handlers, 'listCompanies' | 'assignRole'> => ({
+  listCompanies: async (c) => {
     const session = c.get('session')
     const records = session.user === null ? [] : await store.userCompanies(db, session.user.id)
     const context = {
@@ -24,13 +28,13 @@ export const companyRoutes = ({ db, lookup, mutate, log, answer }: RouteDeps): H
       request_id: c.get('requestId')
     }
     return answer(c, 'index.companies', context, respondIndex(context))
-  })
+  },
 
-  companies.patch('/:id/memberships/:user_id', async (c) => {
+  assignRole: async (c) => {
     const session = c.get('session')
     const request = { headers: c.req.raw.headers, body: await rawBody(c) }
-    const company = c.req.param('id')
-    const userId = c.req.param('user_id')
+    const company = c.req.param('id') as string
+    const userId = c.req.param('user_id') as string
     const scope = planScope({ request, session, request_id: c.get('requestId') })
     if (scope._tag === 'Reply')
       return answer(
@@ -55,7 +59,5 @@ export const companyRoutes = ({ db, lookup, mutate, log, answer }: RouteDeps): H
       if (reply.status === 200) await store.saveRole(tx, company, reply.body.user_id, reply.body.role)
       return { reply, record: log.decided(c, 'role.assign', context, reply, userId) }
     })
-  })
-
-  return companies
-}
+  }
+})

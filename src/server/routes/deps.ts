@@ -1,10 +1,12 @@
 /**
- * What the routes are built from: the database, the clock, the look-ups, the unit of work, the
- * decision log, and the one way a read answers (its decision recorded, then sent).
+ * What the routes' handlers are built from: the database, the clock, the look-ups, the unit of
+ * work, the decision log, and the one way a read answers (its decision recorded, then sent); and
+ * the handlers themselves, one per operation.
  *
  * @since 0.3.0
  */
-import type { Context } from 'hono'
+import type { Context, Handler } from 'hono'
+import type { OperationId } from '../../api/routes'
 import type { DecisionEndpoint, FacadeReply } from '../../decisions'
 import type { Database } from '../../store/database'
 import type { DecisionLog } from '../decision-log'
@@ -30,3 +32,6 @@ export interface RouteDeps {
     resource_id?: string
   ) => Promise<Response>
 }
+
+/** A handler for every operation of the API (src/api/routes.ts), which app.ts mounts at its route. */
+export type Handlers = { readonly [K in OperationId]: Handler<Env> }
