@@ -2,8 +2,8 @@
 // as a bundler would for a page, must load neither fp-ts nor io-ts and stay under 6 KiB gzipped.
 // The react-admin data provider is measured without
 // ra-core and react-admin (an admin page has them already: ra-core is marked external) and must
-// stay under 8 KiB gzipped; it shares the paging limits' and filter types' chunks with the typed
-// layer, which bring some of fp-ts along (ADR 0113). Prints the size of each entry point's
+// stay under 15 KiB gzipped; it decodes its queries with the service's own page-request decoder,
+// which brings fp-ts's Either along (ADR 0113, ADR 0121). Prints the size of each entry point's
 // bundle; exits 1 when the client or the provider breaks its promise. The build bundles fp-ts and
 // io-ts into dist's chunks (tsup.config.ts), so their modules are found through the build's
 // metafile (dist/metafile-esm.json), which lists what each file of dist holds.
@@ -20,7 +20,7 @@ const heavyModules = (inputs) =>
   )
 
 /** The entries whose bundle is held to a size (bytes gzipped), and whether it must be free of fp-ts and io-ts. */
-const LIMITS = { client: { bytes: 6 * 1024, light: true }, 'react-admin': { bytes: 8 * 1024, light: false } }
+const LIMITS = { client: { bytes: 6 * 1024, light: true }, 'react-admin': { bytes: 15 * 1024, light: false } }
 let ok = true
 for (const entry of ['index', 'rules', 'client', 'react-admin']) {
   const result = await build({

@@ -181,10 +181,14 @@ const unreadable = (send: Send, reply: Reply, what: string): HttpError =>
 
 const refused = (refusal: Exclude<Planned, Send>): Promise<never> =>
   Promise.reject(
-    new HttpError(refusal.message, refusal.status, {
-      error: refusal.status === 405 ? 'method_not_allowed' : 'bad_request',
-      message: refusal.message
-    })
+    new HttpError(
+      refusal.message,
+      refusal.status,
+      // The body the service would send: its 416 names no error.
+      refusal.status === 416
+        ? { message: refusal.message }
+        : { error: refusal.status === 405 ? 'method_not_allowed' : 'bad_request', message: refusal.message }
+    )
   )
 
 // -------------------------------------------------------------------------------------

@@ -4,10 +4,13 @@
  * the service would refuse for its shape (400) or has no endpoint for (405). Pure: the provider
  * (./provider.ts) does the sending.
  *
- * The query is written by the client entry's `buildQuery` from the endpoint descriptions the
- * server itself pages with, after the checks the service makes of a query's shape: a window of
- * at most 2000 records, a sort field the endpoint sorts by, filters on its fields with the
- * operators and value types it takes. A call that passes them is never refused a 400 or a 416.
+ * The paths, bodies' wrappers and Idempotency-Keys are the route table's (`src/api/routes.ts`,
+ * which the server mounts and the OpenAPI document describes). The query is written by the client
+ * entry's `buildQuery` from the endpoint descriptions the server itself pages with, after the
+ * provider's checks of react-admin's parameters (each named as react-admin spells it), then
+ * decoded by the service's own page-request decoder: what it refuses is refused here with the
+ * service's status and message (a window over 2000 records is its 416), so a call sent is never
+ * refused a 400 or a 416.
  *
  * @example
  * planList('bank_transactions', { pagination: { page: 2, perPage: 50 }, sort: { field: 'amount', order: 'DESC' }, filter: { status: 'pending' } })
@@ -16,11 +19,14 @@
  *
  * @since 0.3.0
  */
+import { type OperationId, pathOf, type Route, route } from '../api/routes'
 import { buildQuery, type FilterSpec } from '../client/query'
+import type { Problem } from '../decision/problem'
 import type { Operator } from '../paging/filter'
-import { type Endpoint, endpoints, fieldOf, type FieldType } from '../paging/endpoint'
+import { type Endpoint, fieldOf, type FieldType } from '../paging/endpoint'
 import { describeFieldType, fieldValue, MAX_LIST_VALUES, operators, operatorsOf } from '../paging/filter'
-import { MAX_WINDOW_SIZE } from '../paging/window'
+import { decodePageRequest } from '../paging/request'
+import { statusAndBody } from '../reply/reply'
 import { wellFormed } from '../http/query-string'
 import { hasOwn, holdsNul, isJsonObject } from '../json/value'
 import { describeValue } from '../json/describe'
@@ -49,8 +55,9 @@ export interface Send {
 }
 
 /**
- * A call refused before sending: 400 for a request the service would refuse for its shape,
- * 405 for a method the service has no endpoint for; `message` names the field or the method.
+ * A call refused before sending: 400 or 416 for a request the service would refuse for its
+ * shape (the service's status), 405 for a method the service has no endpoint for; `message`
+ * names the field or the method.
  *
  * @example
  * planList('budgets', { sort: { field: 'status', order: 'ASC' } })
@@ -61,7 +68,7 @@ export interface Send {
  */
 export interface Refuse {
   readonly _tag: 'Refuse'
-  readonly status: 400 | 405
+  readonly status: 400 | 405 | 416
   readonly message: string
 }
 
@@ -78,38 +85,47 @@ export interface Refuse {
 export type Planned = Send | Refuse
 
 /**
- * The service's resources as react-admin names them, and what each has: an index endpoint
- * (lists, getMany, getOne through the index), GET and PATCH by id with the PATCH body's
- * wrapper, a create with its path and wrapper.
- *
- * @example
- * Object.keys(resources) //=> ['budgets', 'bank_transactions', 'bank_recipients', 'companies', 'decisions']
- *
- * @category model
- * @since 0.3.0
+ * The service's resources as react-admin names them, and the operation of the route table each
+ * of react-admin's methods is: the index (lists, getMany, getOne through the index when there is
+ * no `one`), GET and PATCH by id, a create.
  */
-export const resources: Readonly<
+const resources: Readonly<
   Record<
     string,
-    {
-      readonly index?: Endpoint
-      readonly item?: { readonly path: string; readonly wrapper: string }
-      readonly create?: { readonly path: string; readonly wrapper: string }
-    }
+    { readonly list?: OperationId; readonly one?: OperationId; readonly update?: OperationId; readonly create?: OperationId }
   >
 > = {
-  budgets: { index: endpoints.budgets, item: { path: '/v1/budgets', wrapper: 'budget' } },
-  bank_transactions: { index: endpoints.bankTransactions },
-  bank_recipients: { create: { path: '/v1/banking/bank_recipients', wrapper: 'bank_recipient' } },
-  companies: { index: endpoints.companies },
-  decisions: { index: endpoints.decisions }
+  budgets: { list: 'listBudgets', one: 'getBudget', update: 'updateBudget' },
+  bank_transactions: { list: 'listBankTransactions' },
+  bank_recipients: { create: 'createBankRecipient' },
+  companies: { list: 'listCompanies' },
+  decisions: { list: 'listDecisions' }
 }
+
+/** The actions beyond react-admin's methods, as operations of the route table. */
+const actions = { authorize: 'authorizeBankTransaction', top_up: 'topUpBudget', withdraw: 'withdrawFromBudget' } as const
 
 // -------------------------------------------------------------------------------------
 // utils
 // -------------------------------------------------------------------------------------
 
 const refuse = (status: 400 | 405, message: string): Refuse => ({ _tag: 'Refuse', status, message })
+
+/** The service's refusal of a page request, with its status and message (a 400 or the 416). */
+const refusalOf = (p: Problem): Refuse => {
+  const { status, body } = statusAndBody(p)
+  return { _tag: 'Refuse', status: status as 400 | 416, message: (body as { readonly message: string }).message }
+}
+
+/** The request of `r` with its path's parameters and its body under the route's wrapper. */
+const send = (r: Route, parameters: Readonly<Record<string, string>>, body?: unknown): Send => ({
+  _tag: 'Send',
+  method: r.method.toUpperCase() as Send['method'],
+  path: pathOf(r, parameters),
+  ...(r.body === null ? {} : { body: JSON.stringify(r.body.wrapper === null ? body : { [r.body.wrapper]: body }) }),
+  company: r.company,
+  ...(r.idempotent ? { idempotent: true } : {})
+})
 
 /**
  * The 405 of a method the service has no endpoint for on `resource` (R-101): nothing is sent.
@@ -129,6 +145,12 @@ export const unavailable = (method: string, resource: unknown): Refuse =>
 
 const resourceOf = (resource: unknown) =>
   typeof resource === 'string' && hasOwn(resources, resource) ? resources[resource] : undefined
+
+/** The index endpoint of a resource, or undefined when it has none. */
+const indexOf = (resource: unknown): Endpoint | undefined => {
+  const list = resourceOf(resource)?.list
+  return list === undefined ? undefined : (route(list).index ?? undefined)
+}
 
 /** Reads a call's parameters, each once; one that cannot be read (a throwing getter, a proxy) is a 400. */
 const read = (params: unknown, plan: (params: Readonly<Record<string, unknown>>) => Planned): Planned => {
@@ -216,8 +238,6 @@ const listQuery = (endpoint: Endpoint, params: Readonly<Record<string, unknown>>
     const { page, perPage } = pagination
     if (!isWhole(page, 1)) return refuse(400, `pagination.page is ${describeValue(page)}, not a whole number >= 1`)
     if (!isWhole(perPage, 1)) return refuse(400, `pagination.perPage is ${describeValue(perPage)}, not a whole number >= 1`)
-    if (perPage > MAX_WINDOW_SIZE)
-      return refuse(400, `Requested page size ${perPage} exceeds maximum of ${MAX_WINDOW_SIZE} (pagination.perPage)`)
     const end = page * perPage
     if (!Number.isSafeInteger(end)) return refuse(400, `pagination.page ${page} is past the last record a window can name`)
     window = { start: end - perPage, end }
@@ -252,12 +272,15 @@ const listQuery = (endpoint: Endpoint, params: Readonly<Record<string, unknown>>
   }
   // At most 4 page parameters and one of each field and operator (32 on bank_transactions): far
   // from the 100 parameters a query may hold.
-  return buildQuery(endpoint, {
+  const query = buildQuery(endpoint, {
     ...(window === undefined ? {} : { window }),
     ...(order === undefined ? {} : { order }),
     ...(field === undefined ? {} : { field }),
     filters
   })
+  // The service's own decoder has the last word (a window over 2000 records is its 416).
+  const decoded = decodePageRequest(endpoint, query).result
+  return decoded._tag === 'Left' ? refusalOf(decoded.left) : query
 }
 
 const withQuery = (path: string, query: string): string => (query === '' ? path : `${path}?${query}`)
@@ -285,7 +308,7 @@ const idText = (id: unknown): string | null =>
  * planList('companies', { pagination: { page: 1, perPage: 25 }, sort: { field: 'id', order: 'DESC' } })
  * //=> { _tag: 'Send', method: 'GET', path: '/v1/companies?_start=0&_end=25&_order=desc', company: false }
  * planList('bank_transactions', { pagination: { page: 1, perPage: 5000 } })
- * //=> { _tag: 'Refuse', status: 400, message: 'Requested page size 5000 exceeds maximum of 2000 (pagination.perPage)' }
+ * //=> { _tag: 'Refuse', status: 416, message: 'Requested page size 5000 exceeds maximum of 2000' }
  * planList('companies', { filter: { 'name[$gt]': 'A' } })
  * //=> { _tag: 'Refuse', status: 400, message: '$gt applies to integer and instant fields, not name' }
  * planList('bank_transactions', { filter: { amount: { $lt: 9000 } } })
@@ -297,7 +320,7 @@ const idText = (id: unknown): string | null =>
  * @since 0.3.0
  */
 export const planList = (resource: string, params: unknown): Planned => {
-  const endpoint = resourceOf(resource)?.index
+  const endpoint = indexOf(resource)
   if (endpoint === undefined) return unavailable('getList', resource)
   return read(params, (p) => {
     const query = listQuery(endpoint, p)
@@ -320,12 +343,11 @@ export const planList = (resource: string, params: unknown): Planned => {
  * @since 0.3.0
  */
 export const planOne = (resource: string, id: unknown): Planned => {
-  const found = resourceOf(resource)
-  if (found?.index === undefined) return unavailable('getOne', resource)
+  if (indexOf(resource) === undefined) return unavailable('getOne', resource)
   const text = idText(id)
   if (text === null) return refuse(400, `id is ${describeValue(id)}, not an id`)
-  if (found.item !== undefined)
-    return { _tag: 'Send', method: 'GET', path: `${found.item.path}/${encodeURIComponent(text)}`, company: true }
+  const one = resourceOf(resource)?.one
+  if (one !== undefined) return send(route(one), { id: text })
   return planList(resource, { pagination: { page: 1, perPage: 1 }, filter: { id: text } })
 }
 
@@ -342,7 +364,7 @@ export const planOne = (resource: string, id: unknown): Planned => {
  * @since 0.3.0
  */
 export const planMany = (resource: string, ids: unknown): ReadonlyArray<Send> | Refuse => {
-  const endpoint = resourceOf(resource)?.index
+  const endpoint = indexOf(resource)
   if (endpoint === undefined) return unavailable('getMany', resource)
   if (!Array.isArray(ids)) return refuse(400, `ids is ${describeValue(ids)}, not a list`)
   const texts: Array<string> = []
@@ -389,8 +411,8 @@ const same = (a: unknown, b: unknown): boolean => {
  * @since 0.3.0
  */
 export const planUpdate = (resource: string, params: unknown): Planned => {
-  const item = resourceOf(resource)?.item
-  if (item === undefined) return unavailable('update', resource)
+  const update = resourceOf(resource)?.update
+  if (update === undefined) return unavailable('update', resource)
   return read(params, ({ id, data, previousData }) => {
     const text = idText(id)
     if (text === null) return refuse(400, `id is ${describeValue(id)}, not an id`)
@@ -401,13 +423,7 @@ export const planUpdate = (resource: string, params: unknown): Planned => {
         ([key, value]) => value !== undefined && (before === undefined || !hasOwn(before, key) || !same(value, before[key]))
       )
     )
-    return {
-      _tag: 'Send',
-      method: 'PATCH',
-      path: `${item.path}/${encodeURIComponent(text)}`,
-      body: JSON.stringify({ [item.wrapper]: changes }),
-      company: true
-    }
+    return send(route(update), { id: text }, changes)
   })
 }
 
@@ -427,16 +443,7 @@ export const planCreate = (resource: string, params: unknown): Planned => {
   const create = resourceOf(resource)?.create
   if (create === undefined) return unavailable('create', resource)
   return read(params, ({ data }) =>
-    isJsonObject(data)
-      ? {
-          _tag: 'Send',
-          method: 'POST',
-          path: create.path,
-          body: JSON.stringify({ [create.wrapper]: data }),
-          company: true,
-          idempotent: true
-        }
-      : refuse(400, `data is ${describeValue(data)}, not an object`)
+    isJsonObject(data) ? send(route(create), {}, data) : refuse(400, `data is ${describeValue(data)}, not an object`)
   )
 }
 
@@ -460,22 +467,8 @@ export const planCreate = (resource: string, params: unknown): Planned => {
 export const planAction = (action: 'authorize' | 'top_up' | 'withdraw', id: unknown, amount_cents?: unknown): Planned => {
   const text = idText(id)
   if (text === null) return refuse(400, `id is ${describeValue(id)}, not an id`)
-  if (action === 'authorize')
-    return {
-      _tag: 'Send',
-      method: 'POST',
-      path: `${endpoints.bankTransactions.path}/${encodeURIComponent(text)}/authorize`,
-      company: true,
-      idempotent: true
-    }
+  if (action === 'authorize') return send(route(actions.authorize), { id: text })
   if (typeof amount_cents !== 'number' || !Number.isFinite(amount_cents))
     return refuse(400, `amount_cents is ${describeValue(amount_cents)}, not a number`)
-  return {
-    _tag: 'Send',
-    method: 'POST',
-    path: `${endpoints.budgets.path}/${encodeURIComponent(text)}/${action}`,
-    body: JSON.stringify({ amount_cents }),
-    company: true,
-    idempotent: true
-  }
+  return send(route(actions[action]), { id: text }, { amount_cents })
 }

@@ -189,7 +189,7 @@ describe('the provider under hostile parameters (R-101)', () => {
           )
           if (!outcome.ok) {
             expect(outcome.e).toBeInstanceOf(HttpError)
-            expect([0, 200, 400, 404, 405]).toContain((outcome.e as HttpError).status)
+            expect([0, 200, 400, 404, 405, 416]).toContain((outcome.e as HttpError).status)
           }
           for (const call of calls) {
             const status = serviceStatus(call)

@@ -62,6 +62,17 @@ describe('the provider against the reference server (R-101)', { timeout: 30_000 
     }
   })
 
+  it('a window over 2000 records is refused as the service refuses it: the same 416 and message', async () => {
+    const served = await fetch(`${server.url}/v1/banking/bank_transactions?_start=2001&_end=4002`, {
+      headers: { Authorization: 'Bearer demo-member', 'company-id': 'c-acme' }
+    })
+    const refused = await rejection(as('demo-member').getList('bank_transactions', { pagination: { page: 2, perPage: 2001 } }))
+    expect([served.status, refused.status]).toEqual([416, 416])
+    const body: unknown = await served.json()
+    expect((refused as { readonly body: unknown }).body).toEqual(body)
+    expect(refused.message).toBe('Requested page size 2001 exceeds maximum of 2000')
+  })
+
   it('getList filters as the service spells it, and its total is the filtered count', async () => {
     const { data, total } = await as('demo-member').getList<Row>('bank_transactions', {
       pagination: { page: 1, perPage: 1 },
