@@ -24,7 +24,7 @@ import { type DecisionEndpoint, isDecisionEndpoint } from '../decision/endpoints
 import type { Reason } from '../decision/rules'
 import { headerOf } from '../http/headers'
 import { describeValue } from '../json/describe'
-import { isJsonObject } from '../json/value'
+import { isJsonObject, sameJson } from '../json/value'
 import { caseOf, indexOf, type JsonObject } from './case'
 import { LIBRARY_VERSION } from './version'
 
@@ -206,8 +206,6 @@ const pageIds = (body: unknown): unknown => {
   const records: unknown = isJsonObject(body) ? body.data : body
   return Array.isArray(records) ? records.map((r: unknown) => (isJsonObject(r) ? r.id : null)) : body
 }
-
-const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b)
 
 /** Each field whose value differs between two objects, in the order of `after`'s keys. */
 const fieldChanges = (before: unknown, after: unknown): Array<t.TypeOf<typeof Change>> => {

@@ -17,6 +17,7 @@
  */
 import { isDecisionEndpoint } from '../decision/endpoints'
 import { describeValue } from '../json/describe'
+import { sameJson } from '../json/value'
 import type { AnyReply } from '../reply/reply'
 import { decideAs } from './case'
 import type { DecisionRecord } from './record'
@@ -62,22 +63,6 @@ export type ReplayResult =
 // -------------------------------------------------------------------------------------
 // utils
 // -------------------------------------------------------------------------------------
-
-/** JSON values compared as JSON: the same keys with the same values, whatever their order. */
-const sameJson = (a: unknown, b: unknown): boolean => {
-  if (a === b) return true
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
-  if (Array.isArray(a) !== Array.isArray(b)) return false
-  const ka = Object.keys(a)
-  const kb = Object.keys(b)
-  return (
-    ka.length === kb.length &&
-    ka.every(
-      (k) =>
-        Object.hasOwn(b, k) && sameJson((a as Readonly<Record<string, unknown>>)[k], (b as Readonly<Record<string, unknown>>)[k])
-    )
-  )
-}
 
 const sameReply = (a: ComparedReply, b: ComparedReply): boolean =>
   a.status === b.status &&

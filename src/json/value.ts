@@ -67,3 +67,29 @@ export const holdsNul = (s: string): boolean => s.includes('\u0000')
  * @since 0.1.0
  */
 export const isCount = (u: unknown): u is number => Number.isSafeInteger(u) && (u as number) >= 0
+
+/**
+ * Whether two JSON values are the same value: objects by their keys, whatever their order, lists
+ * by position, numbers and text by `===`.
+ *
+ * @example
+ * sameJson({ a: [1, { b: 2 }], c: null }, { c: null, a: [1, { b: 2 }] }) //=> true
+ * sameJson([1, 2], [2, 1]) //=> false
+ * sameJson({ a: undefined }, {}) //=> false
+ *
+ * @category utils
+ * @since 0.4.0
+ */
+export const sameJson = (a: unknown, b: unknown): boolean => {
+  if (a === b) return true
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
+  if (Array.isArray(a) !== Array.isArray(b)) return false
+  const ka = Object.keys(a)
+  const kb = Object.keys(b)
+  return (
+    ka.length === kb.length &&
+    ka.every(
+      (k) => hasOwn(b, k) && sameJson((a as Readonly<Record<string, unknown>>)[k], (b as Readonly<Record<string, unknown>>)[k])
+    )
+  )
+}

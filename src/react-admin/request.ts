@@ -28,7 +28,7 @@ import { describeFieldType, fieldValue, MAX_LIST_VALUES, operators, operatorsOf 
 import { decodePageRequest } from '../paging/request'
 import { statusAndBody } from '../reply/reply'
 import { wellFormed } from '../http/query-string'
-import { hasOwn, holdsNul, isJsonObject } from '../json/value'
+import { hasOwn, holdsNul, isJsonObject, sameJson } from '../json/value'
 import { describeValue } from '../json/describe'
 
 // -------------------------------------------------------------------------------------
@@ -386,19 +386,6 @@ export const planMany = (resource: string, ids: unknown): ReadonlyArray<Send> | 
   return plans
 }
 
-/** Whether two JSON values are the same value (objects by their keys, lists by position). */
-const same = (a: unknown, b: unknown): boolean => {
-  if (Object.is(a, b)) return true
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
-  if (Array.isArray(a) !== Array.isArray(b)) return false
-  const ka = Object.keys(a)
-  const kb = Object.keys(b)
-  return (
-    ka.length === kb.length &&
-    ka.every((k) => hasOwn(b, k) && same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
-  )
-}
-
 /**
  * update: PATCH `/v1/budgets/{id}` with the fields of `data` that differ from `previousData`
  * (all of them without it), under the endpoint's wrapper: `{"budget": {...}}`.
@@ -420,7 +407,7 @@ export const planUpdate = (resource: string, params: unknown): Planned => {
     const before = isJsonObject(previousData) ? previousData : undefined
     const changes = Object.fromEntries(
       Object.entries(data).filter(
-        ([key, value]) => value !== undefined && (before === undefined || !hasOwn(before, key) || !same(value, before[key]))
+        ([key, value]) => value !== undefined && (before === undefined || !hasOwn(before, key) || !sameJson(value, before[key]))
       )
     )
     return send(route(update), { id: text }, changes)
