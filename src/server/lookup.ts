@@ -8,7 +8,8 @@ import type { HttpHeaders, Session } from '../index'
 import type { Database, Queryable } from '../store/database'
 import { keyHash } from '../store/seed'
 import * as store from '../store/store'
-import type { ConformanceHook } from './conformance'
+import { isJsonObject } from '../json/value'
+import { type ConformanceHook, HOOK_KEY_SHA256 } from './conformance'
 import { bearerKey } from './reply'
 import { calendarDateIn } from './today'
 
@@ -16,7 +17,8 @@ import { calendarDateIn } from './today'
 export interface Lookup {
   /**
    * The session of the request's key, and the key's hash when it names a stored key; under the
-   * conformance hook, the scenario's session and no key (so no Idempotency-Key is claimed).
+   * conformance hook, the scenario's session and, when it has a user and the request a bearer
+   * key, the hook's own key (every request is one caller: its Idempotency-Keys are one set).
    */
   readonly sessionOf: (headers: HttpHeaders) => Promise<{ session: Session; keySha256: string | null }>
   /** A company's today; any valid date when there is no company to ask (the facade then refuses). */
@@ -32,8 +34,12 @@ export const lookup = (db: Database, clock: () => Date, hook: ConformanceHook | 
   return {
     sessionOf: async (headers) => {
       const seeded = scenario()
-      if (seeded !== null) return { session: seeded.session as Session, keySha256: null }
       const key = bearerKey(headers)
+      if (seeded !== null) {
+        const { session } = seeded
+        const claims = key !== undefined && isJsonObject(session) && isJsonObject(session.user)
+        return { session: session as Session, keySha256: claims ? HOOK_KEY_SHA256 : null }
+      }
       if (key === undefined) return { session: { user: null, memberships: {} }, keySha256: null }
       const keySha256 = keyHash(key)
       const session = await store.findSession(db, keySha256)
