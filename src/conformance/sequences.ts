@@ -129,12 +129,12 @@ export type SequenceResult =
  * @example
  * import { DEFAULT_SEQUENCES, DEFAULT_COMMANDS } from 'budget-rules/conformance'
  *
- * [DEFAULT_SEQUENCES, DEFAULT_COMMANDS] //=> [100, 30]
+ * [DEFAULT_SEQUENCES, DEFAULT_COMMANDS] //=> [200, 30]
  *
  * @category constants
  * @since 0.4.0
  */
-export const DEFAULT_SEQUENCES = 100
+export const DEFAULT_SEQUENCES = 200
 export const DEFAULT_COMMANDS = 30
 
 /** How long one request may take before it counts as unanswered. */
@@ -144,11 +144,15 @@ const REQUEST_TIMEOUT_MS = 30_000
 // commands
 // -------------------------------------------------------------------------------------
 
-/** What a command is resolved against: the model's state, its place, the keyed requests sent so far. */
+/**
+ * What a command is resolved against: the model's state, its place, and the requests sent so
+ * far with an Idempotency-Key and those that read.
+ */
 interface Context {
   readonly model: ServerState
   readonly at: number
   readonly keyed: ReadonlyArray<ScenarioRequest>
+  readonly reads: ReadonlyArray<ScenarioRequest>
 }
 
 /** A step drawn before the state is known, resolved against it (so that both shrink). */
@@ -224,6 +228,18 @@ const retry: fc.Arbitrary<Command> = fc.nat().map(
         : { kind: 'request', request: c.keyed[pick % c.keyed.length] as ScenarioRequest }
 )
 
+/**
+ * A read sent before (the budget, or a page with its filters), one of the last two, sent
+ * again: what it shows must have followed the writes since.
+ */
+const reread: fc.Arbitrary<Command> = fc.nat().map(
+  (pick) =>
+    (c: Context): SequenceStep =>
+      c.reads.length === 0
+        ? request('GET', BUDGET)
+        : { kind: 'request', request: c.reads[c.reads.length - 1 - (pick % Math.min(2, c.reads.length))] as ScenarioRequest }
+)
+
 /** Days passing: one, a few, to the end of the period, to the closing date, or a year or more. */
 const days: fc.Arbitrary<Command> = fc
   .oneof(
@@ -248,14 +264,36 @@ const days: fc.Arbitrary<Command> = fc
 const page = (endpoint: (typeof endpoints)['budgets' | 'bankTransactions']): fc.Arbitrary<Command> =>
   query(endpoint).map((q) => () => request('GET', q === '' ? endpoint.path : `${endpoint.path}?${q}`))
 
+/**
+ * A page of the company's budgets filtered on a field of the budget, by the value it holds now:
+ * what a write or a day passing may make it match or not.
+ */
+const budgetsByValue: fc.Arbitrary<Command> = fc
+  .record({
+    field: fc.constantFrom('access', 'access', 'name', 'name', 'status', 'period_starts_on'),
+    operator: fc.constantFrom('', '[$ne]'),
+    end: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined })
+  })
+  .map(({ field, operator, end }) => (c: Context): SequenceStep => {
+    const budget = asOf(c)
+    const value = budget === null ? 'open' : String(budget[field as 'status' | 'access' | 'name' | 'period_starts_on'])
+    const window = end === undefined ? '' : `&_end=${end}`
+    return request(
+      'GET',
+      `${endpoints.budgets.path}?${field}${encodeURIComponent(operator)}=${encodeURIComponent(value)}${window}`
+    )
+  })
+
 /** The commands of a sequence, drawn in these shares. */
 const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 4, arbitrary: update },
   { weight: 5, arbitrary: money },
   { weight: 1, arbitrary: retry },
+  { weight: 3, arbitrary: reread },
   { weight: 3, arbitrary: days },
   { weight: 2, arbitrary: fc.constant(() => request('GET', BUDGET)) },
-  { weight: 2, arbitrary: page(endpoints.budgets) },
+  { weight: 1, arbitrary: page(endpoints.budgets) },
+  { weight: 2, arbitrary: budgetsByValue },
   { weight: 1, arbitrary: page(endpoints.bankTransactions) }
 )
 
@@ -404,8 +442,9 @@ export const checkSequences = async (options: SequenceOptions): Promise<Sequence
       }
       let model: ServerState = { ...state, kept: new Map() }
       const keyed: Array<ScenarioRequest> = []
+      const reads: Array<ScenarioRequest> = []
       for (const [at, next] of commands.entries()) {
-        const step = next({ model, at, keyed })
+        const step = next({ model, at, keyed, reads })
         if (step.kind === 'day') {
           try {
             await putState(url, { today: step.today })
@@ -433,6 +472,7 @@ export const checkSequences = async (options: SequenceOptions): Promise<Sequence
           throw new Disagreement(steps, differences)
         }
         if (headerOf(step.request.headers, 'idempotency-key') !== undefined) keyed.push(step.request)
+        if (step.request.method === 'GET') reads.push(step.request)
         model = decided.state
       }
     }
