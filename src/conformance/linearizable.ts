@@ -27,8 +27,6 @@
  * `completed: null` for an operation whose reply never came.
  *
  * @example
- * import { linearize } from 'budget-rules/conformance'
- *
  * const timed = [{ invoked: 0, completed: 2 }, { invoked: 1, completed: null }]
  * timed.filter((t) => t.completed === null).length //=> 1
  *
@@ -47,8 +45,6 @@ export interface Timed {
  * a text that two states share exactly when they are the same, for the memo of configurations.
  *
  * @example
- * import { linearize } from 'budget-rules/conformance'
- *
  * // a counter: each operation adds its own amount and saw the total after it
  * const ops = [{ add: 2, saw: 2 }, { add: 3, saw: 5 }]
  * const counter = { step: (total, i) => (total + ops[i].add === ops[i].saw ? total + ops[i].add : null), key: String }
@@ -71,8 +67,6 @@ export interface Explanation<S> {
  * far. `explored` counts the configurations the search went through.
  *
  * @example
- * import { linearize } from 'budget-rules/conformance'
- *
  * const ops = [{ invoked: 0, completed: 1, add: 2, saw: 2 }, { invoked: 2, completed: 3, add: 3, saw: 4 }]
  * const counter = { step: (total, i) => (total + ops[i].add === ops[i].saw ? total + ops[i].add : null), key: String }
  * linearize(ops, 0, counter)
@@ -97,8 +91,6 @@ export type Linearization<S> =
  * `performance.now` by default).
  *
  * @example
- * import { linearize } from 'budget-rules/conformance'
- *
  * const limits = { timeLimitMs: 5_000 }
  * limits.timeLimitMs //=> 5000
  *
@@ -114,8 +106,6 @@ export interface SearchLimits {
  * The time a search may take unless told otherwise, in milliseconds.
  *
  * @example
- * import { DEFAULT_SEARCH_MS } from 'budget-rules/conformance'
- *
  * DEFAULT_SEARCH_MS //=> 10000
  *
  * @category constants
@@ -196,8 +186,6 @@ const takenSet = (ops: ReadonlyArray<Timed>) => {
  * for a tie of the clock.
  *
  * @example
- * import { linearize } from 'budget-rules/conformance'
- *
  * // two concurrent additions, the second seen first: the order 1, 0 explains them
  * const ops = [{ invoked: 0, completed: 3, add: 2, saw: 5 }, { invoked: 1, completed: 2, add: 3, saw: 3 }]
  * const counter = { step: (total, i) => (total + ops[i].add === ops[i].saw ? total + ops[i].add : null), key: String }

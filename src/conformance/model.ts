@@ -42,8 +42,6 @@ export interface KeptReply {
  * What the server holds between two requests of a sequence.
  *
  * @example
- * import { checkSequences } from 'budget-rules/conformance'
- *
  * const held = { today: '2026-11-22', session, budget, company_member_ids: [], records: [], kept: new Map() }
  * held.kept.size //=> 0
  *
@@ -202,14 +200,13 @@ const hasBearerKey = (headers: ScenarioRequest['headers']): boolean =>
  * route the model does not know is a 404.
  *
  * @example
- * import { checkSequences } from 'budget-rules/conformance'
- *
  * const held = { today: '2026-11-22', session, budget, company_member_ids: [], records: [], kept: new Map() }
  * const topUp = { method: 'POST', path: '/v1/budgets/b-1/top_up', headers: { ...headers, 'Idempotency-Key': 'k' }, body: '{"amount_cents":500}' }
  * const first = decideRequest(held, topUp)
  * first.reply.body.balance_cents //=> 20500
  * const again = decideRequest(first.state, topUp)
- * [again.reply.replayed, again.reply.body.balance_cents] //=> [true, 20500]
+ * again.reply.replayed //=> true
+ * again.reply.body.balance_cents //=> 20500
  *
  * @category utils
  * @since 0.4.0

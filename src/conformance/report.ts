@@ -6,6 +6,7 @@
  */
 import type { Scenario, ScenarioState } from '../arbitraries/scenario'
 import type { ConformanceResult } from './check'
+import type { History, HistoryCheck, HistoryOperation, HistoryResult } from './histories'
 import { bodyValue, compareReplies, type Difference } from './compare'
 import { routeOf } from './model'
 import type { SequenceResult, StepOutcome } from './sequences'
@@ -231,4 +232,111 @@ export const formatSequences = (result: SequenceResult): string => {
     ...lines,
     ...tail
   ].join('\n')
+}
+
+// -------------------------------------------------------------------------------------
+// histories
+// -------------------------------------------------------------------------------------
+
+const ms = (t: number): string => t.toFixed(2)
+
+/** A reply in a few words: its status, the balance it shows or its body, and whether it was replayed. */
+const outcome = (reply: { readonly status: number; readonly body: unknown; readonly replayed: boolean } | null): string => {
+  if (reply === null) return 'no reply'
+  const body = reply.body as { balance_cents?: unknown } | null
+  const shown =
+    typeof body === 'object' && body !== null && typeof body.balance_cents === 'number'
+      ? `balance ${body.balance_cents}`
+      : JSON.stringify(reply.body)
+  return `${reply.status} ${shown}${reply.replayed ? ' (replayed)' : ''}`
+}
+
+/** One operation on one line: its id, times, what it sent and where, and what it got. */
+const operationLine = (o: HistoryOperation): string =>
+  [
+    `#${o.id}`,
+    `${ms(o.invoked)}..${o.completed === null ? '?' : ms(o.completed)} ms`,
+    o.kind === 'read' ? 'read' : `${o.kind} ${o.amount_cents ?? ''}`,
+    ...(o.key === null ? [] : [`key ${o.key}${o.retry_of === null ? '' : ` (again, as #${o.retry_of})`}`]),
+    o.url,
+    `-> ${o.reply === null ? `unknown (${o.error ?? 'no reply'})` : outcome(o.reply)}`
+  ].join('  ')
+
+/** The operations of `ids` as one timeline per client, each in the order invoked. */
+const timelines = (history: History, ids: ReadonlyArray<number>, unheard: ReadonlyArray<number>): Array<string> => {
+  const ops = ids.map((id) => history.operations[id] as HistoryOperation)
+  const clients = [...new Set(ops.map((o) => o.client))].sort((a, b) => a - b)
+  return clients.flatMap((c) => [
+    `  client ${c}${ops.some((o) => o.client === c && o.kind === 'read') && c === Math.max(...history.operations.map((o) => o.client)) ? ' (the kit, once every client was done)' : ''}`,
+    ...ops
+      .filter((o) => o.client === c)
+      .sort((a, b) => a.invoked - b.invoked)
+      .map(
+        (o) => `    ${operationLine(o)}${unheard.includes(o.id) ? '  [reply after the end of the part: counted as unknown]' : ''}`
+      )
+  ])
+}
+
+const WHY: Readonly<Record<HistoryCheck, string>> = {
+  'balance below zero': 'a reply shows a balance below zero',
+  'key applied twice': 'one Idempotency-Key got two replies, neither replayed: it moved the money twice',
+  'money not conserved': 'the final balance is not what the operations can add up to, whichever of the unknown ones took effect',
+  'no order': 'no order of the operations that respects real time explains every reply'
+}
+
+/**
+ * A history check's result as text. For a history no order explains: the check that failed,
+ * the operations that show it as one timeline per client (times in milliseconds from the start
+ * of the run; `?` for a reply that never came), the balance they start from, and for the search
+ * the longest order found, the first operation no order explains with the model's budget and
+ * reply there, and the balance the server ends with. For an unknown verdict: that the search ran
+ * out of time, which is no pass. For a pass: one line of figures.
+ *
+ * @example
+ * import { formatHistory } from 'budget-rules/conformance'
+ *
+ * const stats = { operations: 231, unknown: 2, refused: 0, retries: 33, replayed: 31, run_ms: 812.4, search_ms: 9.51, explored: 240 }
+ * formatHistory({ ok: true, verdict: 'linearizable', history: { operations: [] }, stats })
+ * //=> '231 operations (2 unknown, 0 refused, 33 sent again, 31 replayed) in 812 ms: linearizable (search 9.5 ms, 240 configurations)'
+ *
+ * @category utils
+ * @since 0.4.0
+ */
+export const formatHistory = (result: HistoryResult): string => {
+  const { stats, history } = result
+  const figures = `${stats.operations} operations (${stats.unknown} unknown, ${stats.refused} refused, ${stats.retries} sent again, ${stats.replayed} replayed) in ${Math.round(stats.run_ms)} ms`
+  const search = `search ${stats.search_ms.toFixed(1)} ms, ${stats.explored} configurations`
+  if (result.verdict === 'linearizable') return `${figures}: linearizable (${search})`
+  if (result.verdict === 'unknown')
+    return [
+      `${figures}: unknown, the search ran out of time (${search}); this is no pass`,
+      `the longest order found explains ${result.longest.length} of the ${stats.operations} operations`
+    ].join('\n')
+  const ops = history.operations
+  const final = ops[ops.length - 1]
+  const lines = [
+    `${figures}: not linearizable: ${WHY[result.check]}`,
+    '',
+    `the ${result.witness.length} operations that show it, per client${result.from === null ? '' : `, from a balance of ${String(result.from.balance_cents)}`}:`,
+    ...timelines(history, result.witness, result.unheard)
+  ]
+  if (result.stuck !== null) {
+    const stuck = ops[result.stuck] as HistoryOperation
+    lines.push(
+      '',
+      `longest order found (${result.longest.length} operations): ${result.longest.length > 12 ? '..., ' : ''}${result.longest
+        .slice(-12)
+        .map((id) => `#${ops[id]?.id ?? id}`)
+        .join(', ')}`,
+      `no order explains #${stuck.id} (client ${stuck.client}): ${operationLine(stuck)}`,
+      `  the model's budget there holds ${String(result.state?.balance_cents)}, and the library replies ${outcome(result.expected)}`,
+      `  (${search})`
+    )
+  }
+  if (final !== undefined && final.kind === 'read')
+    lines.push(
+      '',
+      `the server ends with ${final.reply === null ? 'no reply to the last read' : outcome(final.reply)} (#${final.id})`
+    )
+  return lines.join('\n')
 }

@@ -63,7 +63,7 @@ export interface StepOutcome {
 
 /**
  * What to check: the server at `url` (its conformance hook on), how many sequences (`numRuns`,
- * 100 by default) of at most `maxCommands` steps (30 by default), the seed (random unless
+ * 200 by default) of at most `maxCommands` steps (30 by default), the seed (random unless
  * given) and, to replay a failure, its `path`.
  *
  * @example
@@ -124,17 +124,29 @@ export type SequenceResult =
     }
 
 /**
- * The sequences a check runs unless told otherwise, and the most steps of each.
+ * The sequences a check runs unless told otherwise.
  *
  * @example
- * import { DEFAULT_SEQUENCES, DEFAULT_COMMANDS } from 'budget-rules/conformance'
+ * import { DEFAULT_SEQUENCES } from 'budget-rules/conformance'
  *
- * [DEFAULT_SEQUENCES, DEFAULT_COMMANDS] //=> [200, 30]
+ * DEFAULT_SEQUENCES //=> 200
  *
  * @category constants
  * @since 0.4.0
  */
 export const DEFAULT_SEQUENCES = 200
+
+/**
+ * The most steps of a sequence unless told otherwise.
+ *
+ * @example
+ * import { DEFAULT_COMMANDS } from 'budget-rules/conformance'
+ *
+ * DEFAULT_COMMANDS //=> 30
+ *
+ * @category constants
+ * @since 0.4.0
+ */
 export const DEFAULT_COMMANDS = 30
 
 /** How long one request may take before it counts as unanswered. */
@@ -276,7 +288,7 @@ const budgetsByValue: fc.Arbitrary<Command> = fc
   })
   .map(({ field, operator, end }) => (c: Context): SequenceStep => {
     const budget = asOf(c)
-    const value = budget === null ? 'open' : String(budget[field as 'status' | 'access' | 'name' | 'period_starts_on'])
+    const value = budget === null ? 'open' : String(budget[field])
     const window = end === undefined ? '' : `&_end=${end}`
     return request(
       'GET',

@@ -18,7 +18,7 @@
  */
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { serve } from '@hono/node-server'
+import { type Http2Bindings, type HttpBindings, serve } from '@hono/node-server'
 import type { Budget } from '../../src/budget/stored'
 import type { CalendarDate } from '../../src/calendar/date'
 import { period } from '../../src/recurrence/schedule'
@@ -46,7 +46,10 @@ const rewritten = (db: Database, around: (query: Query) => Query): Database => (
 })
 
 /** lost-update: the budget's `SELECT ... FOR UPDATE OF b` sent without its lock. */
-const withoutRowLock = (query: Query): Query => (text, values) => query(text.replace(/ FOR UPDATE OF b$/, ''), values)
+const withoutRowLock =
+  (query: Query): Query =>
+  (text, values) =>
+    query(text.replace(/ FOR UPDATE OF b$/, ''), values)
 
 /**
  * key-race: the claim of an Idempotency-Key as a look, then an insert (the table has no unique
@@ -71,7 +74,7 @@ const BUDGET_PATH = /^\/v1\/budgets\/([^/]+)$/
 export const startPlanted = async (defect: Defect | null, databaseUrl?: string): Promise<Planted> => {
   const base = await openDatabase(databaseUrl === undefined ? {} : { databaseUrl })
   await migrate(base)
-  if (defect === 'key-race') await base.query('ALTER TABLE idempotency_keys DROP CONSTRAINT idempotency_keys_pkey')
+  if (defect === 'key-race') await base.query('ALTER TABLE idempotency_keys DROP CONSTRAINT IF EXISTS idempotency_keys_pkey')
   const database =
     defect === 'lost-update' ? rewritten(base, withoutRowLock) : defect === 'key-race' ? rewritten(base, checkThenInsert) : base
   const app = buildApp({
@@ -89,10 +92,13 @@ export const startPlanted = async (defect: Defect | null, databaseUrl?: string):
   let today: string | null = null
   const totals = new Map<string, string>()
 
-  const fetch = async (request: Request, env: unknown): Promise<Response> => {
+  const fetch = async (request: Request, env: HttpBindings | Http2Bindings): Promise<Response> => {
     const url = new URL(request.url)
     if (request.method === 'PUT' && url.pathname === '/__conformance/state') {
-      const body = (await request.clone().json().catch(() => null)) as { state?: { today?: unknown }; today?: unknown } | null
+      const body = (await request
+        .clone()
+        .json()
+        .catch(() => null)) as { state?: { today?: unknown }; today?: unknown } | null
       const reply = await app.fetch(request, env)
       if (reply.status === 204) {
         const given = body?.state?.today ?? body?.today
@@ -107,10 +113,11 @@ export const startPlanted = async (defect: Defect | null, databaseUrl?: string):
       const found = await findBudget(base, id)
       if (reply.status !== 200 || found === null) return reply
       const b = found.budget as unknown as Budget
-      if (b.status === 'closed' || b.period_ends_on === null || today < b.period_ends_on || b.recurrence_unit === null) return reply
+      if (b.status === 'closed' || b.period_ends_on === null || today < b.period_ends_on || b.recurrence_unit === null)
+        return reply
       const next = period(
         { anchor: b.recurrence_starts_on as CalendarDate, unit: b.recurrence_unit, every: b.recurrence_every as number },
-        b.period_ends_on as CalendarDate
+        b.period_ends_on
       )
       if (next === null) return reply
       const rolled = {
@@ -122,7 +129,12 @@ export const startPlanted = async (defect: Defect | null, databaseUrl?: string):
       await saveBudget(base, rolled)
       const shown = (await reply.json()) as Record<string, unknown>
       return Response.json(
-        { ...shown, period_starts_on: rolled.period_starts_on, period_ends_on: rolled.period_ends_on, period_amount_cents: rolled.period_amount_cents },
+        {
+          ...shown,
+          period_starts_on: rolled.period_starts_on,
+          period_ends_on: rolled.period_ends_on,
+          period_amount_cents: rolled.period_amount_cents
+        },
         { status: 200, headers: reply.headers }
       )
     }
@@ -131,7 +143,8 @@ export const startPlanted = async (defect: Defect | null, databaseUrl?: string):
       const reply = await app.fetch(request, env)
       if (reply.status !== 200 || before === null) return reply
       const after = (await reply.json()) as Record<string, unknown>
-      if (after.period_starts_on === before.budget.period_starts_on) return Response.json(after, { status: 200, headers: reply.headers })
+      if (after.period_starts_on === before.budget.period_starts_on)
+        return Response.json(after, { status: 200, headers: reply.headers })
       const kept = { ...after, period_amount_cents: before.budget.period_amount_cents }
       await base.query('UPDATE budgets SET period_amount_cents = $2 WHERE id = $1', [id, kept.period_amount_cents])
       return Response.json(kept, { status: 200, headers: reply.headers })
@@ -157,7 +170,7 @@ export const startPlanted = async (defect: Defect | null, databaseUrl?: string):
 
   const server = await new Promise<Server>((resolve) => {
     const s = serve({ fetch, port: 0, hostname: '127.0.0.1' }, () => {
-      resolve(s as Server)
+      resolve(s)
     }) as Server
   })
   const { port } = server.address() as AddressInfo
