@@ -55,8 +55,8 @@ export interface ConformanceOptions {
  * The outcome: every run agreed; or the first disagreement found, shrunk, with both replies and
  * the seed and path that replay it (`checkConformance({ send, seed, path })`); or a `transport`
  * failure: `send` threw or rejected (no reply: a connection reset, a server gone, a seeding
- * refused), and the check stopped there, unshrunk, naming the scenario sent before it, which
- * may be what brought the server down.
+ * refused), and the check stopped there, unshrunk (`runs` the scenarios sent, the last one this),
+ * naming the scenario sent before it, which may be what brought the server down.
  *
  * @example
  * import { checkConformance } from 'budget-rules/conformance'
@@ -143,12 +143,14 @@ class Disagreement extends Error {
 export const checkConformance = async (options: ConformanceOptions): Promise<ConformanceResult> => {
   const { send, numRuns = DEFAULT_RUNS, seed, path, endpoints } = options
   let previous: Scenario | null = null
+  let sent = 0
   let failed = false
   let transport: { readonly scenario: Scenario; readonly previous: Scenario | null; readonly error: string } | null = null
   const property = fc.asyncProperty(scenario(endpoints === undefined ? {} : { endpoints }), async (s) => {
     // After a scenario without a reply the server may be gone: the remaining runs do nothing.
     if (transport !== null) return
     const expected = expectedReply(s)
+    if (!failed) sent++
     let actual: ReceivedReply
     try {
       actual = await send(s)
@@ -172,7 +174,7 @@ export const checkConformance = async (options: ConformanceOptions): Promise<Con
   if (!details.failed)
     return noReply === null
       ? { ok: true, runs: details.numRuns }
-      : { ok: false, kind: 'transport', runs: details.numRuns, seed: details.seed, ...noReply }
+      : { ok: false, kind: 'transport', runs: sent, seed: details.seed, ...noReply }
   const [found] = details.counterexample ?? []
   const error: unknown = details.errorInstance
   if (found === undefined || !(error instanceof Disagreement)) throw error instanceof Error ? error : new Error(String(error))

@@ -87,8 +87,8 @@ export interface SequenceOptions {
  * The outcome: every sequence agreed (`runs` sequences, `requests` requests in all); or a
  * `disagreement`, the sequence shrunk, its steps up to the one whose reply differs (the last),
  * with the seed and path to replay it; or a `transport` failure: a request (or the state route)
- * got no reply, or the state route refused, and the run stopped there without shrinking (the
- * steps before it, the last one the request that failed, and why).
+ * got no reply, or the state route refused, and the run stopped there without shrinking (`runs`
+ * the sequences sent, the last one this; its steps up to the request that failed, and why).
  *
  * @example
  * import { checkSequences } from 'budget-rules/conformance'
@@ -426,6 +426,7 @@ export const checkSequences = async (options: SequenceOptions): Promise<Sequence
   const { numRuns = DEFAULT_SEQUENCES, maxCommands = DEFAULT_COMMANDS, seed, path } = options
   const url = options.url.replace(/\/+$/, '')
   let requests = 0
+  let sequences = 0
   let failed = false
   let transport: { readonly state: ScenarioState; readonly steps: ReadonlyArray<StepOutcome>; readonly error: string } | null =
     null
@@ -435,6 +436,7 @@ export const checkSequences = async (options: SequenceOptions): Promise<Sequence
     async (state, commands) => {
       // After a request without a reply the server may be gone: the remaining runs do nothing.
       if (transport !== null) return
+      if (!failed) sequences++
       const steps: Array<StepOutcome> = []
       const noReply = (e: unknown, step: SequenceStep | null): void => {
         if (!(e instanceof NoReply)) throw e
@@ -497,7 +499,7 @@ export const checkSequences = async (options: SequenceOptions): Promise<Sequence
   const found = transport as { state: ScenarioState; steps: ReadonlyArray<StepOutcome>; error: string } | null
   if (!details.failed) {
     if (found === null) return { ok: true, runs: details.numRuns, requests }
-    return { ok: false, kind: 'transport', runs: details.numRuns, seed: details.seed, url, ...found }
+    return { ok: false, kind: 'transport', runs: sequences, seed: details.seed, url, ...found }
   }
   const [state] = details.counterexample ?? []
   const error: unknown = details.errorInstance

@@ -80,7 +80,7 @@ describe('checkConformance', () => {
     expect(result).toStrictEqual({
       ok: false,
       kind: 'transport',
-      runs: 50,
+      runs: 4,
       seed: 1,
       scenario: result.scenario,
       previous: sent[2],
@@ -91,7 +91,7 @@ describe('checkConformance', () => {
     const text = formatDisagreement(result)
     expect(text).toMatch(
       new RegExp(
-        `^No reply to ${result.scenario.endpoint.replace('.', '\\.')} after 50 runs: a transport failure, not a disagreement`
+        `^No reply to ${result.scenario.endpoint.replace('.', '\\.')} after 4 runs: a transport failure, not a disagreement`
       )
     )
     expect(text).toContain('error: fetch failed')

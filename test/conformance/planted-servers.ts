@@ -69,9 +69,14 @@ const BUDGET_PATH = /^\/v1\/budgets\/([^/]+)$/
 
 /**
  * Starts the server over a fresh database (PGlite in memory, or the PostgreSQL server of
- * `databaseUrl`, migrated), with `defect` planted, or none.
+ * `databaseUrl`, migrated), with `defect` planted, or none; `observe` sees each request and its
+ * reply (for a test's counters).
  */
-export const startPlanted = async (defect: Defect | null, databaseUrl?: string): Promise<Planted> => {
+export const startPlanted = async (
+  defect: Defect | null,
+  databaseUrl?: string,
+  observe: (request: Request, reply: Response) => void = () => undefined
+): Promise<Planted> => {
   const base = await openDatabase(databaseUrl === undefined ? {} : { databaseUrl })
   await migrate(base)
   if (defect === 'key-race') await base.query('ALTER TABLE idempotency_keys DROP CONSTRAINT IF EXISTS idempotency_keys_pkey')
@@ -93,6 +98,12 @@ export const startPlanted = async (defect: Defect | null, databaseUrl?: string):
   const totals = new Map<string, string>()
 
   const fetch = async (request: Request, env: HttpBindings | Http2Bindings): Promise<Response> => {
+    const reply = await answer(request, env)
+    observe(request, reply)
+    return reply
+  }
+
+  const answer = async (request: Request, env: HttpBindings | Http2Bindings): Promise<Response> => {
     const url = new URL(request.url)
     if (request.method === 'PUT' && url.pathname === '/__conformance/state') {
       const body = (await request
