@@ -212,7 +212,7 @@ const DEFAULT_SEARCH_MS = 10_000
 export const REFUSED = 'connection refused: never sent'
 
 /** The operations each client sends between two moments when every client waits for the others. */
-const ROUND = 6
+const ROUND = 4
 
 /** The most attempts a client makes to get a reply for one key. */
 const MAX_ATTEMPTS = 12
@@ -647,7 +647,7 @@ const reason = (e: unknown): string => {
  * the same key once answered (on another instance when there are several), some sent twice at
  * once to two instances. An operation without a reply (a timeout, a lost connection, a 5xx) is
  * sent again with its key, on the next instance, until one answers (12 attempts at most). The
- * clients go in rounds of 6 operations each, and wait for one another between rounds, so that a
+ * clients go in rounds of 4 operations each, and wait for one another between rounds, so that a
  * failing history can be cut where nothing was under way. Once every client is done, the kit
  * reads the budget. The history is then checked (`checkHistory`).
  *

@@ -84,8 +84,8 @@ export const simulate = (s: Simulation): History => {
   const clock = Array.from({ length: s.clients }, () => random() * 2)
   const perClient = Math.ceil(s.operations / s.clients)
   for (let n = 0; n < perClient; n++) {
-    // Rounds of six operations, the clients waiting for one another between them, as the kit's do.
-    if (n % 6 === 0) clock.fill(Math.max(...clock))
+    // Rounds of four operations, the clients waiting for one another between them, as the kit's do.
+    if (n % 4 === 0) clock.fill(Math.max(...clock))
     for (let c = 0; c < s.clients; c++) {
       if (drafts.length >= s.operations) break
       const r = random()
