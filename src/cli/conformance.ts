@@ -202,13 +202,17 @@ export const conformanceCommand = (program: Command, io: Io): Command =>
       if (options.commands !== undefined && options.sequences !== true) throw new CliError('--commands goes with --sequences')
       if (options.operations !== undefined && options.concurrency === undefined)
         throw new CliError('--operations goes with --concurrency')
+      if (options.runs !== undefined && options.concurrency !== undefined)
+        throw new CliError('--runs is for scenarios and sequences; a history plans --operations')
+      const clients =
+        options.concurrency === undefined ? undefined : parseCount('--concurrency', options.concurrency, 1, MAX_CLIENTS)
+      const operations =
+        options.operations === undefined ? undefined : parseCount('--operations', options.operations, 1, MAX_OPERATIONS)
+      const maxCommands = options.commands === undefined ? undefined : parseCount('--commands', options.commands, 1, MAX_COMMANDS)
       for (const url of urls) await checkHook(url)
       const url = urls[0] as string
       const kit = await import('../conformance')
-      if (options.concurrency !== undefined) {
-        const clients = parseCount('--concurrency', options.concurrency, 1, MAX_CLIENTS)
-        const operations =
-          options.operations === undefined ? undefined : parseCount('--operations', options.operations, 1, MAX_OPERATIONS)
+      if (clients !== undefined) {
         const result = await kit.checkHistories({
           urls,
           clients,
@@ -223,18 +227,17 @@ export const conformanceCommand = (program: Command, io: Io): Command =>
         return
       }
       if (options.sequences === true) {
-        const maxCommands =
-          options.commands === undefined ? undefined : parseCount('--commands', options.commands, 1, MAX_COMMANDS)
         const result = await kit.checkSequences({
           url,
           ...(numRuns === undefined ? {} : { numRuns }),
           ...(maxCommands === undefined ? {} : { maxCommands }),
           ...(seed === undefined ? {} : { seed })
         })
-        if (!result.ok) io.out(`${kit.formatSequences(result).replace(/\n*$/, '')}\n`)
-        io.out(
-          `${result.ok ? kit.formatSequences(result) : summaryLine(result.runs, result.kind === 'disagreement' ? 1 : 0, 'sequences', result.kind === 'transport' ? 1 : 0)}\n`
-        )
+        if (result.ok) io.out(`${kit.formatSequences(result)}\n`)
+        else
+          io.out(
+            `${kit.formatSequences(result).replace(/\n*$/, '')}\n${summaryLine(result.runs, result.kind === 'disagreement' ? 1 : 0, 'sequences', result.kind === 'transport' ? 1 : 0)}\n`
+          )
         if (!result.ok) throw new CommandFailed('the server disagrees with the library')
         return
       }

@@ -470,7 +470,61 @@ describe.each(stores)('the conformance hook on $name', (store) => {
       })
     })
 
+    it('--sequences: agrees with the reference server, the count last, exit 0', async () => {
+      const got = await runCli(['conformance', '--sequences', '--url', on.url, '--runs', '5', '--commands', '8', '--seed', '7'])
+      expect([got.code, got.stderr]).toEqual([0, ''])
+      expect(got.stdout).toMatch(/^5 sequences \(\d+ requests\), 0 disagreements\n$/)
+    }, 60_000)
+
+    it('--concurrency: two instances over one database, linearizable, exit 0', async () => {
+      const second = await listen(db, { clock: () => CLOCK, conformance: true })
+      try {
+        const got = await runCli([
+          'conformance',
+          '--concurrency',
+          '3',
+          '--url',
+          on.url,
+          '--url',
+          second.url,
+          '--operations',
+          '24',
+          '--seed',
+          '7'
+        ])
+        expect([got.code, got.stderr]).toEqual([0, ''])
+        expect(got.stdout).toMatch(
+          /^\d+ operations \(0 unknown, 0 refused, \d+ sent again, \d+ replayed\) in \d+ ms: linearizable \(search [\d.]+ ms, \d+ configurations\)\n$/
+        )
+      } finally {
+        await second.close()
+      }
+    }, 60_000)
+
     it.each([
+      [
+        ['--sequences', '--concurrency', '2', '--url', 'http://127.0.0.1:1'],
+        'error: --sequences and --concurrency are two checks: ask for one at a time\n'
+      ],
+      [
+        ['--url', 'http://127.0.0.1:1', '--url', 'http://127.0.0.1:2'],
+        'error: several --url are for --concurrency (instances sharing one database); the other checks take one\n'
+      ],
+      [['--url', 'http://127.0.0.1:1', '--commands', '5'], 'error: --commands goes with --sequences\n'],
+      [['--url', 'http://127.0.0.1:1', '--operations', '5'], 'error: --operations goes with --concurrency\n'],
+      [
+        ['--concurrency', '2', '--url', 'http://127.0.0.1:1', '--runs', '5'],
+        'error: --runs is for scenarios and sequences; a history plans --operations\n'
+      ],
+      [['--concurrency', '0', '--url', 'http://127.0.0.1:1'], 'error: --concurrency is "0", not a whole number from 1 to 64\n'],
+      [
+        ['--concurrency', '2', '--url', 'http://127.0.0.1:1', '--operations', '100001'],
+        'error: --operations is "100001", not a whole number from 1 to 100000\n'
+      ],
+      [
+        ['--sequences', '--url', 'http://127.0.0.1:1', '--commands', '1001'],
+        'error: --commands is "1001", not a whole number from 1 to 1000\n'
+      ],
       [['--url', 'localhost:3000'], 'error: --url is "localhost:3000", not an http or https URL\n'],
       [['--url', 'http://127.0.0.1:1', '--runs', '0'], 'error: --runs is "0", not a whole number from 1 to 1000000\n'],
       [
@@ -512,6 +566,18 @@ describe.each(stores)('the conformance hook on $name', (store) => {
         // The kit's report of the shrunk scenario comes first, with the seed to replay it.
         expect(lines[0]).toMatch(/^Disagreement on (budget\.(update|top_up|withdraw|amount)|index\.bank_transactions) /)
         expect(lines.at(-2)).toMatch(/^replay: checkConformance\(\{ send, seed: 1, path: "[\d:]+" \}\)$/)
+        // The same over sequences: the report first, the count last.
+        const sequences = await runCli(['conformance', '--sequences', '--url', url, '--runs', '10', '--seed', '1'])
+        expect([sequences.code, sequences.stderr]).toEqual([1, ''])
+        const report = sequences.stdout.trimEnd().split('\n')
+        expect(report[0]).toMatch(/^Disagreement at step \d+ of a sequence \(found after \d+ sequences, shrunk to \d+ steps\)$/)
+        expect(report.at(-1)).toMatch(/^\d+ sequences, 1 disagreements$/)
+        // And over a history: no order explains a reply that shows no budget.
+        const history = await runCli(['conformance', '--concurrency', '2', '--url', url, '--operations', '4', '--seed', '1'])
+        expect([history.code, history.stderr]).toEqual([1, ''])
+        expect(history.stdout).toMatch(
+          /^\d+ operations \(0 unknown, 0 refused, \d+ sent again, \d+ replayed\) in \d+ ms: not linearizable: /
+        )
       } finally {
         await new Promise((resolve) => liar.close(resolve))
       }
