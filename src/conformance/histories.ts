@@ -51,9 +51,9 @@ export interface HistoryOperation {
 }
 
 /**
- * A history: the state every instance was given, and the operations, in the order invoked. The
- * kit's own last read of the budget, once every client is done, is the last operation (client
- * `clients`).
+ * A history: the state every instance was given, and the operations, each at the index of its
+ * id (in the order the clients sent them). The kit's own last read of the budget, once every
+ * client is done, is the last operation (client `clients`).
  *
  * @example
  * import { checkHistories } from 'budget-rules/conformance'
@@ -299,24 +299,38 @@ const sameReply = (expected: ModelReply, got: NonNullable<HistoryOperation['repl
 
 /** How many operations send each Idempotency-Key. */
 const usesOf = (history: History): ReadonlyMap<string, number> => {
+  const never = neverInEffect(history)
   const uses = new Map<string, number>()
-  for (const o of history.operations) if (o.key !== null) uses.set(o.key, (uses.get(o.key) ?? 0) + 1)
+  for (const o of history.operations) if (o.key !== null && !never(o)) uses.set(o.key, (uses.get(o.key) ?? 0) + 1)
   return uses
 }
 
 /**
+ * The operations that never take effect: those whose connection was refused (never sent), and
+ * those without a reply whose Idempotency-Key got a fresh reply (not replayed) from another
+ * operation: taking effect before that one, they would have made it a replay; after it, they are
+ * one, and change nothing. Left out of the search, they cost it nothing.
+ */
+const neverInEffect = (history: History): ((o: HistoryOperation) => boolean) => {
+  const fresh = new Set(history.operations.filter((o) => o.key !== null && o.reply?.replayed === false).map((o) => o.key))
+  return (o) => o.error === REFUSED || (o.reply === null && o.key !== null && fresh.has(o.key))
+}
+
+/**
  * The explanation of a history by the model: an operation takes effect as the library decides
- * it on the state; its reply, when it came, must be the model's; one refused never does. A key's kept reply is forgotten
- * once every operation sending it (`uses`, of the whole history when a part of it is explained)
- * is taken, so that the states stay small.
+ * it on the state; its reply, when it came, must be the model's; one that never takes effect
+ * (`neverInEffect`) is never taken. A key's kept reply is forgotten once every operation sending
+ * it (`uses`, of the whole history when a part of it is explained) is taken, so that the states
+ * stay small.
  */
 export const explain = (history: History, uses: ReadonlyMap<string, number> = usesOf(history)): Explanation<Held> => {
   const ops = history.operations
   const requests = ops.map((o) => requestOf(o.kind, o.amount_cents, o.key))
+  const never = ops.map(neverInEffect(history))
   return {
     step: (held, i) => {
       const op = ops[i] as HistoryOperation
-      if (op.error === REFUSED) return null
+      if (never[i] === true) return null
       const { reply, state } = decideRequest(held.server, requests[i] as ScenarioRequest)
       if (op.reply !== null && !sameReply(reply, op.reply)) return null
       if (op.key === null) return { server: state, left: held.left }

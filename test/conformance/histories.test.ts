@@ -135,6 +135,37 @@ describe('checkHistory', () => {
     expect(r.stats).toMatchObject({ unknown: 0, refused: 1 })
   })
 
+  it('an operation without a reply whose key got a fresh reply elsewhere never took effect', () => {
+    const history = simulate({ operations: 40, clients: 2, seed: 13 })
+    const fresh = history.operations.find((o) => o.kind === 'top_up' && o.reply?.replayed === false) as HistoryOperation
+    // A copy of it sent first, its reply lost: it cannot have moved the money too.
+    const last = history.operations.at(-1) as HistoryOperation
+    const lost: HistoryOperation = {
+      ...fresh,
+      id: last.id,
+      invoked: fresh.invoked - 0.1,
+      completed: null,
+      reply: null,
+      error: 'timeout'
+    }
+    const withLost: History = { ...history, operations: [...history.operations.slice(0, -1), lost, { ...last, id: last.id + 1 }] }
+    expect(checkHistory(withLost, run).verdict).toBe('linearizable')
+    // Had it moved the money as well, the last read would show it twice: no order explains that.
+    const final = withLost.operations.at(-1) as HistoryOperation
+    const reply = final.reply as NonNullable<HistoryOperation['reply']>
+    const twice = changed(withLost, final.id, (o) => ({
+      ...o,
+      reply: {
+        ...reply,
+        body: {
+          ...(reply.body as object),
+          balance_cents: (reply.body as { balance_cents: number }).balance_cents + (fresh.amount_cents as number)
+        }
+      }
+    }))
+    expect(checkHistory(twice, run).verdict).toBe('not linearizable')
+  })
+
   it('a search that runs out of time is unknown, never a pass', () => {
     const r = checkHistory(simulate({ operations: 300, clients: 8, seed: 1, unknown: 0.02 }), run, 0)
     expect(r).toMatchObject({ ok: false, verdict: 'unknown' })
