@@ -12,9 +12,9 @@ import type { ScenarioRequest, ScenarioState } from '../arbitraries/scenario'
 import type { Budget } from '../budget/stored'
 import { headerOf } from '../http/headers'
 import { bodyValue, compareReplies } from './compare'
-import { type Explanation, type Linearization, linearize } from './linearizable'
+import { DEFAULT_SEARCH_MS, type Explanation, type Linearization, linearize } from './linearizable'
 import { decideRequest, type KeptReply, type ModelReply, type ServerState } from './model'
-import { putState } from './sequences'
+import { causeCode, putState, whyNoReply } from './http'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -203,8 +203,9 @@ export const DEFAULT_CLIENTS = 8
  */
 export const DEFAULT_OPERATIONS = 200
 
+/** How long a request of a history may take before it counts as unknown. */
 const DEFAULT_TIMEOUT_MS = 5_000
-const DEFAULT_SEARCH_MS = 10_000
+
 /**
  * The error of an operation whose connection was refused: it never reached a server, so it never
  * takes effect (any other operation without a reply may have).
@@ -645,14 +646,6 @@ export const checkHistory = (
 // running
 // -------------------------------------------------------------------------------------
 
-const reason = (e: unknown): string => {
-  if (!(e instanceof Error)) return String(e)
-  const cause = (e as { cause?: { code?: unknown; message?: unknown } }).cause
-  if (cause?.code === 'ECONNREFUSED') return REFUSED
-  const detail = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : undefined
-  return e.name === 'TimeoutError' ? 'timeout' : detail === undefined ? e.message : `${e.message} (${detail})`
-}
-
 /**
  * Checks a server over a concurrent history (R-93). Every instance is given the same start (a
  * funded, open budget b-1 of c-1 holding 500.00, an admin of c-1) through its state route; then
@@ -741,7 +734,7 @@ export const checkHistories = async (options: HistoryOptions): Promise<HistoryRe
               }
             }
     } catch (e) {
-      recorded = { ...(operations[id] as HistoryOperation), error: reason(e) }
+      recorded = { ...(operations[id] as HistoryOperation), error: causeCode(e) === 'ECONNREFUSED' ? REFUSED : whyNoReply(e) }
     }
     operations[id] = recorded
     return { id, answered: recorded.reply !== null }

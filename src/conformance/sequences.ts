@@ -20,6 +20,7 @@ import { addDays, type CalendarDate } from '../calendar/date'
 import { headerOf } from '../http/headers'
 import { endpoints } from '../paging/endpoint'
 import { compareReplies, type Difference, type ReceivedReply } from './compare'
+import { NoReply, putState, sendRequest } from './http'
 import { decideRequest, type ModelReply, routeOf, type ServerState } from './model'
 
 // -------------------------------------------------------------------------------------
@@ -148,9 +149,6 @@ export const DEFAULT_SEQUENCES = 200
  * @since 0.4.0
  */
 export const DEFAULT_COMMANDS = 30
-
-/** How long one request may take before it counts as unanswered. */
-const REQUEST_TIMEOUT_MS = 30_000
 
 // -------------------------------------------------------------------------------------
 // commands
@@ -343,50 +341,6 @@ class Disagreement extends Error {
     readonly differences: ReadonlyArray<Difference>
   ) {
     super('the server and the library disagree')
-  }
-}
-
-/** A request or a seeding that got no reply, or a seeding refused. */
-class NoReply extends Error {}
-
-const reason = (e: unknown): string => {
-  if (!(e instanceof Error)) return String(e)
-  const cause = (e as { cause?: { code?: unknown; message?: unknown } }).cause
-  const detail = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : undefined
-  return detail === undefined ? e.message : `${e.message} (${detail})`
-}
-
-/** PUTs a body to the state route; a NoReply unless it answers 204. */
-export const putState = async (base: string, body: unknown): Promise<void> => {
-  let answered: Response
-  try {
-    answered = await fetch(`${base}/__conformance/state`, {
-      method: 'PUT',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS)
-    })
-  } catch (e) {
-    throw new NoReply(`PUT ${base}/__conformance/state: ${reason(e)}`)
-  }
-  const text = await answered.text()
-  if (answered.status !== 204)
-    throw new NoReply(`PUT ${base}/__conformance/state answered ${answered.status}, not 204: ${text.slice(0, 200)}`)
-}
-
-/** Sends a request as it is; its reply with the body as text. */
-export const sendRequest = async (base: string, r: ScenarioRequest): Promise<ReceivedReply> => {
-  let reply: Response
-  try {
-    reply = await fetch(`${base}${r.path}`, {
-      method: r.method,
-      headers: r.headers,
-      ...(r.body === undefined ? {} : { body: r.body }),
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS)
-    })
-    return { status: reply.status, headers: Object.fromEntries(reply.headers), body: await reply.text() }
-  } catch (e) {
-    throw new NoReply(`${r.method} ${base}${r.path}: ${reason(e)}`)
   }
 }
 

@@ -173,8 +173,10 @@ describe('linearize', () => {
     'agrees with the brute force on every history of up to 7 operations, linearizable or not, and its answers hold',
     () => {
       const verdicts = { linearizable: 0, not: 0, pending: 0 }
+      let total = 0
       fc.assert(
         fc.property(history, ({ start, ops }) => {
+          total++
           const expected = bruteForce(ops, start)
           const got = linearize(ops, start, explanation(ops), { timeLimitMs: 60_000 })
           verdicts[expected ? 'linearizable' : 'not']++
@@ -195,9 +197,10 @@ describe('linearize', () => {
         { numRuns: runs(2000) }
       )
       // Both verdicts in good shares, and operations without a reply in many histories.
-      expect(verdicts.linearizable).toBeGreaterThan(runs(2000) * 0.35)
-      expect(verdicts.not).toBeGreaterThan(runs(2000) * 0.3)
-      expect(verdicts.pending).toBeGreaterThan(runs(2000) * 0.3)
+      expect(total).toBeGreaterThanOrEqual(200)
+      expect(verdicts.linearizable).toBeGreaterThan(total * 0.35)
+      expect(verdicts.not).toBeGreaterThan(total * 0.3)
+      expect(verdicts.pending).toBeGreaterThan(total * 0.3)
     },
     timeoutFor(2000, 60_000)
   )
