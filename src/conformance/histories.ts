@@ -387,9 +387,10 @@ const appliedTwice = (ops: ReadonlyArray<HistoryOperation>): ReadonlyArray<numbe
 }
 
 /**
- * Whether the final balance is within what the operations can add up to: each key moved its
- * amount once when any of its replies (replayed or not) is a 200, nothing when its first reply is
- * a refusal, and either when none of its operations got a reply.
+ * Whether the final balance (a read last, after every other reply) is within what the operations
+ * can add up to: each key moved its amount once when any of its replies (replayed or not) is a
+ * 200, nothing when its first reply is a refusal, and either when none of its operations got a
+ * reply.
  */
 const conserved = (history: History, final: HistoryOperation | undefined): ReadonlyArray<number> | null => {
   const balance = balanceIn(final?.reply ?? null)
@@ -588,8 +589,10 @@ export const checkHistory = (
     replayed: ops.filter((o) => o.reply?.replayed === true).length,
     run_ms: run.run_ms
   }
-  const kit = Math.max(...ops.map((x) => x.client))
-  const final = [...ops].reverse().find((o) => o.kind === 'read' && o.client === kit)
+  // The final balance: a read last, invoked once every operation with a reply had completed.
+  const last = ops[ops.length - 1]
+  const final =
+    last?.kind === 'read' && ops.every((o) => o === last || o.completed === null || o.completed < last.invoked) ? last : undefined
   const cheap: ReadonlyArray<[HistoryCheck, ReadonlyArray<number> | null]> = [
     ['balance below zero', belowZero(ops)],
     ['key applied twice', appliedTwice(ops)],

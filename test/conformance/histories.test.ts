@@ -120,6 +120,22 @@ describe('checkHistory', () => {
     expect(r.stuck).toBe(final.id)
   })
 
+  it('a read last that overlaps another operation is no final balance: the search alone judges it', () => {
+    const history = simulate({ operations: 100, clients: 4, seed: 9 })
+    const final = history.operations.at(-1) as HistoryOperation
+    const before = history.operations.at(-2) as HistoryOperation
+    const early = changed(history, final.id, (o) => {
+      const reply = o.reply as NonNullable<HistoryOperation['reply']>
+      const body = reply.body as { balance_cents: number }
+      return {
+        ...o,
+        invoked: (before.completed as number) - 0.01,
+        reply: { ...reply, body: { ...body, balance_cents: body.balance_cents + 1 } }
+      }
+    })
+    expect(failing(checkHistory(early, run))).toMatchObject({ check: 'no order', stuck: final.id })
+  })
+
   it('a refused connection never takes effect; any other operation without a reply may', () => {
     const history = simulate({ operations: 40, clients: 2, seed: 11 })
     const top = history.operations.find(
