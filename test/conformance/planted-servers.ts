@@ -23,6 +23,7 @@ import type { Budget } from '../../src/budget/stored'
 import type { CalendarDate } from '../../src/calendar/date'
 import { period } from '../../src/recurrence/schedule'
 import { buildApp } from '../../src/server/app'
+import { requestLogger } from '../../src/server/log'
 import { type Database, openDatabase, type Queryable } from '../../src/store/database'
 import { migrate } from '../../src/store/migrations'
 import { findBudget, saveBudget } from '../../src/store/store'
@@ -37,12 +38,13 @@ export interface Planted {
 
 type Query = Queryable['query']
 
-/** The database with every statement it is sent (its transactions' too) passed through `around`. */
+/** The database with every statement it is sent (its transactions' too, but whole scripts) passed through `around`. */
 const rewritten = (db: Database, around: (query: Query) => Query): Database => ({
   driver: db.driver,
   query: around(db.query),
-  transaction: (work) => db.transaction((tx) => work({ query: around(tx.query) })),
-  close: db.close
+  transaction: (work) => db.transaction((tx) => work({ query: around(tx.query), exec: tx.exec })),
+  close: db.close,
+  stats: db.stats
 })
 
 /** lost-update: the budget's `SELECT ... FOR UPDATE OF b` sent without its lock. */
@@ -89,6 +91,8 @@ export const startPlanted = async (
     idempotencyTtlHours: 24,
     bodyLimitBytes: 65_536,
     conformance: true,
+    logger: requestLogger('silent'),
+    decisionLog: true,
     report: (error) => {
       console.error(error)
     }
