@@ -132,7 +132,18 @@ const KEY = 'Bearer conformance'
 const COMPANY = 'c-1'
 const INDEX_TODAY = '2026-11-22'
 
-const sessionOf = (who: Who, alsoIn: boolean): Session => {
+/**
+ * The session of a caller of c-1 (`members[who]`, email verified), also an admin of c-2 when
+ * `alsoIn`.
+ *
+ * @example
+ * sessionOf('budgets_manage', false)
+ * //=> { user: { id: 'u-bm', email_verified: true }, memberships: { 'c-1': { role: 'member', permissions: ['budgets_manage'] } } }
+ *
+ * @category constructors
+ * @since 0.4.0
+ */
+export const sessionOf = (who: Who, alsoIn: boolean): Session => {
   const { user_id, role, permissions } = members[who]
   return {
     user: { id: user_id, email_verified: true },
@@ -143,8 +154,17 @@ const sessionOf = (who: Who, alsoIn: boolean): Session => {
   }
 }
 
-/** The budget, naming the caller as its manager or co-manager when the caller is one. */
-const managedBy = (b: Budget, who: Who): Budget =>
+/**
+ * The budget, naming the caller as its manager or co-manager when the caller is one.
+ *
+ * @example
+ * managedBy(budget, 'co_manager').co_manager_id //=> 'u-comanager'
+ * managedBy(budget, 'admin') === budget //=> true
+ *
+ * @category constructors
+ * @since 0.4.0
+ */
+export const managedBy = (b: Budget, who: Who): Budget =>
   who === 'manager'
     ? { ...b, manager_id: members.manager.user_id }
     : who === 'co_manager'

@@ -6,6 +6,10 @@
  * the library's. Prints the disagreement found, if any, then `N scenarios, N disagreements`;
  * exits 0 when there is none, 1 otherwise.
  *
+ * `--sequences` checks sequences of requests instead (R-92; `--runs` sequences of at most
+ * `--commands` steps), and `--concurrency N --url A --url B ...` concurrent histories of N
+ * clients over one or several instances sharing a database (R-93; `--operations` in all).
+ *
  * @example
  * parseRuns('250') //=> 250
  *
@@ -87,15 +91,34 @@ export const parseSeed = (value: string): number => {
 }
 
 /**
- * The line the command ends with.
+ * A whole number option from `min` to `max`.
+ *
+ * @example
+ * parseCount('--concurrency', '8', 1, 64) //=> 8
+ * (() => { try { return parseCount('--concurrency', '65', 1, 64) } catch (e) { return String(e) } })()
+ * //=> 'CliError: --concurrency is "65", not a whole number from 1 to 64'
+ *
+ * @since 0.4.0
+ */
+export const parseCount = (option: string, value: string, min: number, max: number): number => {
+  const n = /^\d{1,7}$/.test(value) ? Number(value) : Number.NaN
+  if (!(n >= min && n <= max))
+    throw new CliError(`${option} is ${describeValue(value)}, not a whole number from ${min} to ${max}`)
+  return n
+}
+
+/**
+ * The line the command ends with: how many scenarios (or sequences) ran, how many disagreed,
+ * and how many got no reply, when one did.
  *
  * @example
  * summaryLine(1000, 0) //=> '1000 scenarios, 0 disagreements'
+ * summaryLine(37, 0, 'sequences', 1) //=> '37 sequences, 0 disagreements, 1 without a reply'
  *
  * @since 0.3.0
  */
-export const summaryLine = (scenarios: number, disagreements: number): string =>
-  `${scenarios} scenarios, ${disagreements} disagreements`
+export const summaryLine = (runs: number, disagreements: number, what = 'scenarios', unanswered = 0): string =>
+  `${runs} ${what}, ${disagreements} disagreements${unanswered > 0 ? `, ${unanswered} without a reply` : ''}`
 
 /**
  * Whether the server at `url` takes a seeding: a CliError saying what to do when it is not
@@ -125,6 +148,28 @@ const checkHook = async (url: string): Promise<void> => {
     )
 }
 
+/** The most clients a history may have, and operations it may plan, and steps a sequence may take. */
+const MAX_CLIENTS = 64
+const MAX_OPERATIONS = 100_000
+const MAX_COMMANDS = 1000
+
+/** The options of `conformance`, as commander hands them over. */
+interface Options {
+  readonly url: ReadonlyArray<string>
+  readonly runs?: string
+  readonly seed?: string
+  readonly sequences?: boolean
+  readonly commands?: string
+  readonly concurrency?: string
+  readonly operations?: string
+}
+
+/** Each `--url` given, in order. */
+const collect = (value: string, previous: ReadonlyArray<string> | undefined): ReadonlyArray<string> => [
+  ...(previous ?? []),
+  value
+]
+
 /**
  * Adds `conformance` to the program. The kit (and fast-check, a peer dependency) loads only
  * when it runs.
@@ -134,22 +179,76 @@ const checkHook = async (url: string): Promise<void> => {
 export const conformanceCommand = (program: Command, io: Io): Command =>
   program
     .command('conformance')
-    .description('check a server with its conformance hook on against the library (R-91), over HTTP')
-    .requiredOption('--url <url>', 'the server, e.g. http://127.0.0.1:3000 (started with budget-rules serve --conformance)')
-    .option('--runs <n>', "how many scenarios (the kit's default unless told)")
+    .description('check a server with its conformance hook on against the library (R-91..R-93), over HTTP')
+    .requiredOption(
+      '--url <url>',
+      'the server, e.g. http://127.0.0.1:3000 (started with budget-rules serve --conformance); with --concurrency, once per instance',
+      collect
+    )
+    .option('--runs <n>', "how many scenarios, or sequences with --sequences (the kit's default unless told)")
     .option('--seed <s>', 'the seed, to replay a run')
-    .action(async (options: { url: string; runs?: string; seed?: string }) => {
-      const url = parseUrl(options.url)
+    .option('--sequences', 'check sequences of requests (R-92)')
+    .option('--commands <n>', 'with --sequences: the most steps of a sequence')
+    .option('--concurrency <n>', 'check a concurrent history of n clients (R-93)')
+    .option('--operations <n>', 'with --concurrency: the operations the clients plan in all')
+    .action(async (options: Options) => {
+      const urls = options.url.map(parseUrl)
       const numRuns = options.runs === undefined ? undefined : parseRuns(options.runs)
       const seed = options.seed === undefined ? undefined : parseSeed(options.seed)
-      await checkHook(url)
-      const { checkConformance, formatDisagreement, httpSender } = await import('../conformance')
-      const result = await checkConformance({
-        send: httpSender(url),
+      if (options.sequences === true && options.concurrency !== undefined)
+        throw new CliError('--sequences and --concurrency are two checks: ask for one at a time')
+      if (urls.length > 1 && options.concurrency === undefined)
+        throw new CliError('several --url are for --concurrency (instances sharing one database); the other checks take one')
+      if (options.commands !== undefined && options.sequences !== true) throw new CliError('--commands goes with --sequences')
+      if (options.operations !== undefined && options.concurrency === undefined)
+        throw new CliError('--operations goes with --concurrency')
+      if (options.runs !== undefined && options.concurrency !== undefined)
+        throw new CliError('--runs is for scenarios and sequences; a history plans --operations')
+      const clients =
+        options.concurrency === undefined ? undefined : parseCount('--concurrency', options.concurrency, 1, MAX_CLIENTS)
+      const operations =
+        options.operations === undefined ? undefined : parseCount('--operations', options.operations, 1, MAX_OPERATIONS)
+      const maxCommands = options.commands === undefined ? undefined : parseCount('--commands', options.commands, 1, MAX_COMMANDS)
+      for (const url of urls) await checkHook(url)
+      const url = urls[0] as string
+      const kit = await import('../conformance')
+      if (clients !== undefined) {
+        const result = await kit.checkHistories({
+          urls,
+          clients,
+          ...(operations === undefined ? {} : { operations }),
+          ...(seed === undefined ? {} : { seed })
+        })
+        io.out(`${kit.formatHistory(result)}\n`)
+        if (!result.ok)
+          throw new CommandFailed(
+            result.verdict === 'unknown' ? 'the search ran out of time: no verdict' : 'no order explains the history'
+          )
+        return
+      }
+      if (options.sequences === true) {
+        const result = await kit.checkSequences({
+          url,
+          ...(numRuns === undefined ? {} : { numRuns }),
+          ...(maxCommands === undefined ? {} : { maxCommands }),
+          ...(seed === undefined ? {} : { seed })
+        })
+        if (result.ok) io.out(`${kit.formatSequences(result)}\n`)
+        else
+          io.out(
+            `${kit.formatSequences(result).replace(/\n*$/, '')}\n${summaryLine(result.runs, result.kind === 'disagreement' ? 1 : 0, 'sequences', result.kind === 'transport' ? 1 : 0)}\n`
+          )
+        if (!result.ok) throw new CommandFailed('the server disagrees with the library')
+        return
+      }
+      const result = await kit.checkConformance({
+        send: kit.httpSender(url),
         ...(numRuns === undefined ? {} : { numRuns }),
         ...(seed === undefined ? {} : { seed })
       })
-      if (!result.ok) io.out(`${formatDisagreement(result).replace(/\n*$/, '')}\n`)
-      io.out(`${summaryLine(result.runs, result.ok ? 0 : 1)}\n`)
+      if (!result.ok) io.out(`${kit.formatDisagreement(result).replace(/\n*$/, '')}\n`)
+      io.out(
+        `${summaryLine(result.runs, result.ok || result.kind === 'transport' ? 0 : 1, 'scenarios', !result.ok && result.kind === 'transport' ? 1 : 0)}\n`
+      )
       if (!result.ok) throw new CommandFailed('the server disagrees with the library')
     })

@@ -52,9 +52,11 @@ export interface ConformanceOptions {
 }
 
 /**
- * The outcome: every run agreed, or the first disagreement found, shrunk, with both replies,
- * and the seed and path that replay it (`checkConformance({ send, seed, path })`). `actual` is
- * `{ error }` when `send` threw or rejected.
+ * The outcome: every run agreed; or the first disagreement found, shrunk, with both replies and
+ * the seed and path that replay it (`checkConformance({ send, seed, path })`); or a `transport`
+ * failure: `send` threw or rejected (no reply: a connection reset, a server gone, a seeding
+ * refused), and the check stopped there, unshrunk (`runs` the scenarios sent, the last one this),
+ * naming the scenario sent before it, which may be what brought the server down.
  *
  * @example
  * import { checkConformance } from 'budget-rules/conformance'
@@ -69,12 +71,22 @@ export type ConformanceResult =
   | { readonly ok: true; readonly runs: number }
   | {
       readonly ok: false
+      readonly kind: 'disagreement'
       readonly runs: number
       readonly seed: number
       readonly path: string
       readonly scenario: Scenario
       readonly expected: ExpectedReply
-      readonly actual: ReceivedReply | { readonly error: string }
+      readonly actual: ReceivedReply
+    }
+  | {
+      readonly ok: false
+      readonly kind: 'transport'
+      readonly runs: number
+      readonly seed: number
+      readonly scenario: Scenario
+      readonly previous: Scenario | null
+      readonly error: string
     }
 
 /**
@@ -94,7 +106,7 @@ export const DEFAULT_RUNS = 200
 class Disagreement extends Error {
   constructor(
     readonly expected: ExpectedReply,
-    readonly actual: ReceivedReply | { readonly error: string }
+    readonly actual: ReceivedReply
   ) {
     super('the server and the library disagree')
   }
@@ -110,13 +122,15 @@ class Disagreement extends Error {
  * own (`expectedReply`) by `compareReplies`: status, body, Content-Range, X-Total-Count,
  * Retry-After, Content-Type and the presence of X-Request-Id. Runs one scenario at a time. On
  * the first disagreement it shrinks the scenario (calling `send` again for each candidate) and
- * resolves to the smallest it found, both replies, and the seed and path to replay it.
+ * resolves to the smallest it found, both replies, and the seed and path to replay it. When
+ * `send` throws or rejects it stops there, unshrunk, with a `transport` failure: no reply is no
+ * disagreement, and a shrunk scenario would only hide the one sent before it.
  *
  * @example
  * import { checkConformance, expectedReply } from 'budget-rules/conformance'
  *
  * // a server that forgets X-Total-Count on its pages; the promise resolves to
- * // { ok: false, runs, seed, path, scenario: <an index request>, expected: <a 200>, actual }
+ * // { ok: false, kind: 'disagreement', runs, seed, path, scenario: <an index request>, expected: <a 200>, actual }
  * const send = async (scenario) => {
  *   const { 'X-Total-Count': _, ...headers } = expectedReply(scenario).headers
  *   return { ...expectedReply(scenario), headers }
@@ -128,27 +142,45 @@ class Disagreement extends Error {
  */
 export const checkConformance = async (options: ConformanceOptions): Promise<ConformanceResult> => {
   const { send, numRuns = DEFAULT_RUNS, seed, path, endpoints } = options
+  let previous: Scenario | null = null
+  let sent = 0
+  let failed = false
+  let transport: { readonly scenario: Scenario; readonly previous: Scenario | null; readonly error: string } | null = null
   const property = fc.asyncProperty(scenario(endpoints === undefined ? {} : { endpoints }), async (s) => {
+    // After a scenario without a reply the server may be gone: the remaining runs do nothing.
+    if (transport !== null) return
     const expected = expectedReply(s)
+    if (!failed) sent++
     let actual: ReceivedReply
     try {
       actual = await send(s)
     } catch (e) {
-      throw new Disagreement(expected, { error: e instanceof Error ? e.message : String(e) })
+      // While shrinking, a candidate without a reply is one that did not fail.
+      if (!failed) transport = { scenario: s, previous, error: e instanceof Error ? e.message : String(e) }
+      return
     }
-    if (compareReplies(s.endpoint, expected, actual).length > 0) throw new Disagreement(expected, actual)
+    previous = s
+    if (compareReplies(s.endpoint, expected, actual).length > 0) {
+      failed = true
+      throw new Disagreement(expected, actual)
+    }
   })
   const details = await fc.check(property, {
     numRuns,
     ...(seed === undefined ? {} : { seed }),
     ...(path === undefined ? {} : { path })
   })
-  if (!details.failed) return { ok: true, runs: details.numRuns }
+  const noReply = transport as { scenario: Scenario; previous: Scenario | null; error: string } | null
+  if (!details.failed)
+    return noReply === null
+      ? { ok: true, runs: details.numRuns }
+      : { ok: false, kind: 'transport', runs: sent, seed: details.seed, ...noReply }
   const [found] = details.counterexample ?? []
   const error: unknown = details.errorInstance
   if (found === undefined || !(error instanceof Disagreement)) throw error instanceof Error ? error : new Error(String(error))
   return {
     ok: false,
+    kind: 'disagreement',
     runs: details.numRuns,
     seed: details.seed,
     path: details.counterexamplePath ?? '',

@@ -9,6 +9,7 @@ import { compareInstants, parseInstant } from '../calendar/instant'
 import { headerOf } from '../http/headers'
 import { endpoints } from '../paging/endpoint'
 import type { ExpectedReply } from './expected'
+import type { SequenceEndpoint } from './model'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -158,7 +159,7 @@ const samePage = (expected: unknown, actual: unknown): boolean => {
  * @since 0.2.0
  */
 export const compareReplies = (
-  endpoint: ConformanceEndpoint,
+  endpoint: ConformanceEndpoint | SequenceEndpoint,
   expected: ExpectedReply,
   actual: ReceivedReply
 ): ReadonlyArray<Difference> => {

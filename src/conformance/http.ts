@@ -1,10 +1,11 @@
 /**
  * A `send` over HTTP, by the seeding protocol of docs/conformance.md: the state is PUT to the
- * server's `/__conformance/state`, then the request is sent as it is.
+ * server's `/__conformance/state`, then the request is sent as it is. And the HTTP of the
+ * sequences and histories: the state route, a request sent as it is, and why one got no reply.
  *
  * @since 0.2.0
  */
-import type { Scenario } from '../arbitraries/scenario'
+import type { Scenario, ScenarioRequest } from '../arbitraries/scenario'
 import { headerOf } from '../http/headers'
 import type { ReceivedReply } from './compare'
 
@@ -40,3 +41,56 @@ export const httpSender =
     const reply = await fetch(`${base}${path}`, { method, headers, ...(body === undefined ? {} : { body }) })
     return { status: reply.status, headers: Object.fromEntries(reply.headers), body: await reply.text() }
   }
+
+/** How long one request of a sequence may take before it counts as unanswered. */
+const REQUEST_TIMEOUT_MS = 30_000
+
+/** A request or a seeding that got no reply, or a seeding refused. */
+export class NoReply extends Error {}
+
+/** The code of what a failed fetch met (`ECONNREFUSED`, `UND_ERR_SOCKET`, ...), when it says. */
+export const causeCode = (e: unknown): string | undefined => {
+  const code = (e as { cause?: { code?: unknown } } | null)?.cause?.code
+  return typeof code === 'string' ? code : undefined
+}
+
+/** Why a fetch got no reply, in a few words: `timeout`, or its message and the code it met. */
+export const whyNoReply = (e: unknown): string => {
+  if (!(e instanceof Error)) return String(e)
+  if (e.name === 'TimeoutError') return 'timeout'
+  const code = causeCode(e)
+  return code === undefined ? e.message : `${e.message} (${code})`
+}
+
+/** PUTs a body to the state route; a NoReply unless it answers 204. */
+export const putState = async (base: string, body: unknown): Promise<void> => {
+  let answered: Response
+  try {
+    answered = await fetch(`${base}/__conformance/state`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS)
+    })
+  } catch (e) {
+    throw new NoReply(`PUT ${base}/__conformance/state: ${whyNoReply(e)}`)
+  }
+  const text = await answered.text()
+  if (answered.status !== 204)
+    throw new NoReply(`PUT ${base}/__conformance/state answered ${answered.status}, not 204: ${text.slice(0, 200)}`)
+}
+
+/** Sends a request as it is; its reply with the body as text, or a NoReply. */
+export const sendRequest = async (base: string, r: ScenarioRequest): Promise<ReceivedReply> => {
+  try {
+    const reply = await fetch(`${base}${r.path}`, {
+      method: r.method,
+      headers: r.headers,
+      ...(r.body === undefined ? {} : { body: r.body }),
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS)
+    })
+    return { status: reply.status, headers: Object.fromEntries(reply.headers), body: await reply.text() }
+  } catch (e) {
+    throw new NoReply(`${r.method} ${base}${r.path}: ${whyNoReply(e)}`)
+  }
+}

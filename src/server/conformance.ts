@@ -7,6 +7,11 @@
  * remembers the scenario's session, `today` and company member ids, which every request then
  * gets instead of its key's session, the company's date and the stored members.
  *
+ * For sequences of requests (R-92), `PUT /__conformance/state` with `{ today }` alone lets days
+ * pass: the data and the session stay, today moves. Idempotency-Keys are claimed as for any
+ * stored API key, all of them by one owner (every request is the scenario's one caller), so that
+ * a retry replays its first reply (R-92, R-93).
+ *
  * Never on in production: whoever can reach the server could be anyone. `serve({ conformance:
  * true })` (`budget-rules serve --conformance`) turns it on; without it the route is a 404.
  *
@@ -35,8 +40,12 @@ export interface ConformanceState {
   readonly company_member_ids: unknown
 }
 
-/** How a seeding ended: 204, or the 400/422 of a body the server cannot hold, and why. */
-export type Seeding = { readonly status: 204 } | { readonly status: 400 | 422; readonly error: string; readonly message: string }
+/**
+ * How a seeding ended: 204, or the 400/422 of a body the server cannot hold, or the 409 of a
+ * day passing before any state, and why.
+ */
+export type Seeding =
+  { readonly status: 204 } | { readonly status: 400 | 409 | 422; readonly error: string; readonly message: string }
 
 /** The hook of one server: the state seeded last, and the seeding itself. */
 export interface ConformanceHook {
@@ -48,6 +57,13 @@ export interface ConformanceHook {
 
 /** The path of the seeding route. */
 export const CONFORMANCE_PATH = '/__conformance/state'
+
+/**
+ * The API key that owns the Idempotency-Keys claimed under the hook: its `key_sha256`, which no
+ * key's SHA-256 (64 hex digits) can equal, and its row is revoked, so that no bearer key ever
+ * resolves to it.
+ */
+export const HOOK_KEY_SHA256 = 'conformance'
 
 /** The largest seeding body read: a scenario's records may outgrow the API's own 64 KiB. */
 export const SEED_LIMIT_BYTES = 16 * 1024 * 1024
@@ -157,9 +173,25 @@ const insertRecords = async (tx: Queryable, companyId: string, rows: ReadonlyArr
   )
 }
 
+/** The user and the revoked API key row the Idempotency-Keys claimed under the hook belong to. */
+const ensureKeyOwner = async (tx: Queryable): Promise<void> => {
+  await tx.query(
+    `INSERT INTO users (id, email, email_verified) VALUES ($1, 'conformance@conformance.invalid', true) ON CONFLICT DO NOTHING`,
+    [HOOK_KEY_SHA256]
+  )
+  await tx.query(`INSERT INTO api_keys (key_sha256, user_id, revoked_at) VALUES ($1, $1, now()) ON CONFLICT DO NOTHING`, [
+    HOOK_KEY_SHA256
+  ])
+}
+
+/** A body that only moves today: `{ today }`, nothing else. */
+const isDayPassing = (json: unknown): json is { readonly today: unknown } =>
+  isJsonObject(json) && Object.keys(json).length === 1 && Object.hasOwn(json, 'today')
+
 /**
  * The hook over `db`. A seeding deletes the budgets, bank transactions and kept replies
- * (migrations, companies, users and keys stay), then inserts the scenario's.
+ * (migrations, companies, users and keys stay), then inserts the scenario's. A day passing
+ * (`{ today }`) changes today only.
  */
 export const conformanceHook = (db: Database): ConformanceHook => {
   let current: ConformanceState | null = null
@@ -172,11 +204,18 @@ export const conformanceHook = (db: Database): ConformanceHook => {
       } catch {
         return { status: 400, error: 'bad_request', message: 'The body is not JSON' }
       }
+      if (isDayPassing(json)) {
+        if (current === null)
+          return { status: 409, error: 'no_state', message: 'Days pass over a state: seed one first with { state, company_id }' }
+        current = { ...current, today: json.today }
+        return { status: 204 }
+      }
       if (!isJsonObject(json) || !isJsonObject(json.state) || !(json.company_id === null || typeof json.company_id === 'string'))
         return {
           status: 400,
           error: 'bad_request',
-          message: 'The body is { state: { today, session, budget, company_member_ids, records }, company_id: string | null }'
+          message:
+            'The body is { state: { today, session, budget, company_member_ids, records }, company_id: string | null }, or { today }'
         }
       const { state } = json
       // The server reads company-id with HTTP's optional whitespace around it dropped.
@@ -189,6 +228,7 @@ export const conformanceHook = (db: Database): ConformanceHook => {
           await tx.query('DELETE FROM idempotency_keys')
           await tx.query('DELETE FROM budgets')
           await tx.query('DELETE FROM bank_transactions')
+          await ensureKeyOwner(tx)
           if (isJsonObject(state.budget)) await seedBudget(tx, state.budget)
           if (companyId !== '') {
             await ensureCompany(tx, companyId)

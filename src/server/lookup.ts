@@ -7,15 +7,17 @@
 import type { Session } from '../index'
 import type { Database, Queryable } from '../store/database'
 import * as store from '../store/store'
-import type { ConformanceHook } from './conformance'
+import { isJsonObject } from '../json/value'
+import { type ConformanceHook, HOOK_KEY_SHA256 } from './conformance'
 import { calendarDateIn } from './today'
 
 /** The look-ups of one app. */
 export interface Lookup {
   /**
    * The session of the request's key (its SHA-256, as the `apiKey` middleware found it), and the
-   * hash again when it names a stored key; under the conformance hook, the scenario's session and
-   * no key (so no Idempotency-Key is claimed).
+   * hash again when it names a stored key; under the conformance hook, the scenario's session and,
+   * when it has a user and the request a bearer key, the hook's own key (every request is one
+   * caller: its Idempotency-Keys are one set).
    */
   readonly sessionOf: (keySha256: string | undefined) => Promise<{ session: Session; keySha256: string | null }>
   /** A company's today; any valid date when there is no company to ask (the facade then refuses). */
@@ -31,7 +33,11 @@ export const lookup = (db: Database, clock: () => Date, hook: ConformanceHook | 
   return {
     sessionOf: async (keySha256) => {
       const seeded = scenario()
-      if (seeded !== null) return { session: seeded.session as Session, keySha256: null }
+      if (seeded !== null) {
+        const { session } = seeded
+        const claims = keySha256 !== undefined && isJsonObject(session) && isJsonObject(session.user)
+        return { session: session as Session, keySha256: claims ? HOOK_KEY_SHA256 : null }
+      }
       if (keySha256 === undefined) return { session: { user: null, memberships: {} }, keySha256: null }
       const session = await store.findSession(db, keySha256)
       return { session, keySha256: session.user === null ? null : keySha256 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import type { Scenario } from '../../src/arbitraries'
 import { checkConformance, DEFAULT_RUNS, formatDisagreement } from '../../src/conformance'
+import { shortBody } from '../../src/conformance/report'
 import { contentRangeOffByOne, faithful, leaksExistence, managerMayChangeManager, topUpAppliedTwice } from './planted'
 
 const SEEDS = [1, 2, 3, 4, 5]
@@ -44,7 +46,7 @@ describe('checkConformance', () => {
       const runs: Array<number> = []
       for (const seed of SEEDS) {
         const result = await checkConformance({ send: bug.send, seed })
-        if (result.ok) throw new Error(`seed ${seed}: not caught in ${result.runs} runs`)
+        if (result.ok || result.kind === 'transport') throw new Error(`seed ${seed}: not caught in ${result.runs} runs`)
         runs.push(result.runs)
         expect(result.runs).toBeLessThanOrEqual(DEFAULT_RUNS)
         expect(result.seed).toBe(seed)
@@ -52,14 +54,13 @@ describe('checkConformance', () => {
         else expect(bug.endpoint).toContain(result.scenario.endpoint)
         expect(result.expected.status).toBe(bug.expected.status)
         if ('code' in bug.expected) expect(result.expected.body).toMatchObject({ error_code: bug.expected.code })
-        expect(result.actual).not.toHaveProperty('error')
       }
       console.log(`planted bug "${bug.name}": caught after ${runs.join(', ')} runs (seeds ${SEEDS.join(', ')})`)
     })
 
   it('shrinks the manager change to a one-field body and replays it from its seed and path', async () => {
     const result = await checkConformance({ send: managerMayChangeManager, seed: 1 })
-    if (result.ok) throw new Error('not caught')
+    if (result.ok || result.kind === 'transport') throw new Error('not caught')
     expect(result.actual).toMatchObject({ status: 200 })
     const sent = JSON.parse(result.scenario.request.body ?? '{}') as { budget: object }
     expect(Object.keys(sent.budget)).toStrictEqual(['manager_id'])
@@ -67,20 +68,62 @@ describe('checkConformance', () => {
     expect(replay).toMatchObject({ ok: false, scenario: result.scenario, expected: result.expected })
   })
 
-  it('reports a send that throws as the disagreement it is', async () => {
-    const result = await checkConformance({
-      send: () => Promise.reject(new Error('connection refused')),
+  it('stops at a send that throws: a transport failure, unshrunk, naming the scenario sent before it', async () => {
+    const sent: Array<Scenario> = []
+    const send = async (s: Scenario) => {
+      if (sent.length === 3) throw new Error('fetch failed')
+      sent.push(s)
+      return faithful(s)
+    }
+    const result = await checkConformance({ send, seed: 1, numRuns: 50 })
+    if (result.ok || result.kind === 'disagreement') throw new Error('no transport failure')
+    expect(result).toStrictEqual({
+      ok: false,
+      kind: 'transport',
+      runs: 4,
       seed: 1,
-      numRuns: 5
+      scenario: result.scenario,
+      previous: sent[2],
+      error: 'fetch failed'
     })
-    expect(result).toMatchObject({ ok: false, actual: { error: 'connection refused' } })
+    // Nothing was sent after it: the server may be gone.
+    expect(sent).toHaveLength(3)
+    const text = formatDisagreement(result)
+    expect(text).toMatch(
+      new RegExp(
+        `^No reply to ${result.scenario.endpoint.replace('.', '\\.')} after 4 runs: a transport failure, not a disagreement`
+      )
+    )
+    expect(text).toContain('error: fetch failed')
+    expect(text).toContain(`the request sent before it (${sent[2]?.endpoint ?? ''}):\n  ${sent[2]?.request.method ?? ''} `)
+  })
+
+  it('a transport failure with nothing before it, and a long body cut short', async () => {
+    const result = await checkConformance({ send: () => Promise.reject(new Error('connection refused')), seed: 1, numRuns: 5 })
+    if (result.ok || result.kind === 'disagreement') throw new Error('no transport failure')
+    expect(result).toMatchObject({ previous: null, error: 'connection refused' })
+    expect(formatDisagreement(result)).toContain('no request was sent before it')
+    expect(shortBody('x'.repeat(301))).toBe(`${'x'.repeat(300)}... (301 characters)`)
+    expect(shortBody('x'.repeat(300))).toBe('x'.repeat(300))
+  })
+
+  it('a send that fails while a disagreement shrinks does not stop the shrinking', async () => {
+    let calls = 0
+    const send = async (s: Scenario) => {
+      calls++
+      // Fails every other call once the first disagreement is found (the manager bug, seed 1).
+      if (calls > 20 && calls % 2 === 0) throw new Error('flaky')
+      return managerMayChangeManager(s)
+    }
+    const result = await checkConformance({ send, seed: 1 })
+    expect(result).toMatchObject({ ok: false, kind: 'disagreement', scenario: { endpoint: 'budget.update' } })
   })
 })
 
 describe('formatDisagreement', () => {
   it('prints the request, the differences, the rules and the replay line', async () => {
     const result = await checkConformance({ send: managerMayChangeManager, seed: 1 })
-    if (result.ok) throw new Error('not caught')
+    if (result.ok || result.kind === 'transport') throw new Error('not caught')
     const text = formatDisagreement(result)
     expect(text).toContain(`Disagreement on budget.update (found after ${result.runs} runs, shrunk)`)
     expect(text).toContain(
@@ -95,7 +138,7 @@ describe('formatDisagreement', () => {
 
   it('prints a differing header and an agreement', async () => {
     const result = await checkConformance({ send: contentRangeOffByOne, seed: 2 })
-    if (result.ok) throw new Error('not caught')
+    if (result.ok || result.kind === 'transport') throw new Error('not caught')
     const [, from, to, total] = /^(\d+)-(\d+)\/(\d+)$/.exec(result.expected.headers['Content-Range'] ?? '') ?? []
     expect(formatDisagreement(result)).toContain(
       `header Content-Range: expected "${from}-${to}/${total}", actual "${from}-${Number(to) + 1}/${total}"`

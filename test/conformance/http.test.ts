@@ -87,9 +87,10 @@ describe('httpSender', () => {
     refuseSeeding = false
     expect(result).toMatchObject({
       ok: false,
-      actual: {
-        error: `seeding: PUT ${base.slice(0, -1)}/__conformance/state answered 404, not 204: no hook`
-      }
+      kind: 'transport',
+      runs: 1,
+      previous: null,
+      error: `seeding: PUT ${base.slice(0, -1)}/__conformance/state answered 404, not 204: no hook`
     })
   })
 })

@@ -20,6 +20,29 @@ import { seeded, stores } from '../server/harness'
 import { type Prism, responseViolations, startPrism, type Violation, violationsOf } from './prism'
 
 const CLOCK = () => new Date('2026-11-23T15:00:00Z')
+
+/**
+ * How deep a body's arrays and objects nest (brackets outside strings). Prism cannot take a body
+ * nested about a thousand deep: after one, it resets every connection, so that the next request
+ * gets no reply (a limit of Prism's JSON parsing, not of the server, which answers such a body
+ * 400 like any body it cannot read).
+ */
+const PRISM_DEPTH = 100
+const depthOf = (text: string | undefined): number => {
+  let depth = 0
+  let deepest = 0
+  let inString = false
+  for (let i = 0; i < (text ?? '').length; i++) {
+    const c = (text as string)[i]
+    if (inString) {
+      if (c === '\\') i++
+      else if (c === '"') inString = false
+    } else if (c === '"') inString = true
+    else if (c === '[' || c === '{') deepest = Math.max(deepest, ++depth)
+    else if (c === ']' || c === '}') depth--
+  }
+  return deepest
+}
 describe('a conformance run through a Prism proxy', () => {
   let drop: () => Promise<void>
   let server: Served
@@ -46,6 +69,7 @@ describe('a conformance run through a Prism proxy', () => {
       const requestSide = new Set<string>()
       const statuses = new Set<number>()
       let sent = 0
+      let deep = 0
       const seed = async (scenario: Scenario) => {
         const seeding = await fetch(`${server.url}/__conformance/state`, {
           method: 'PUT',
@@ -62,6 +86,13 @@ describe('a conformance run through a Prism proxy', () => {
       const send = async (scenario: Scenario): Promise<ReceivedReply> => {
         const { method, path, headers, body } = scenario.request
         const init = { method, headers, ...(body === undefined ? {} : { body }) }
+        if (depthOf(body) > PRISM_DEPTH) {
+          // Kept off Prism (see PRISM_DEPTH): the server alone.
+          deep++
+          await seed(scenario)
+          const reply = await fetch(`${server.url}${path}`, init)
+          return { status: reply.status, headers: Object.fromEntries(reply.headers), body: await reply.text() }
+        }
         await seed(scenario)
         const proxied = await fetch(`${prism.url}${path}`, init)
         await proxied.arrayBuffer()
@@ -78,7 +109,9 @@ describe('a conformance run through a Prism proxy', () => {
       const result = await checkConformance({ send, numRuns: runs(500), seed: 20261126 })
       if (!result.ok) throw new Error(formatDisagreement(result))
       expect(found).toEqual([])
-      expect(sent).toBeGreaterThanOrEqual(500)
+      // Every scenario was sent (shrinking none: there was no disagreement), a few of them to the server alone.
+      expect(sent + deep).toBe(runs(500))
+      expect(deep).toBeLessThan(runs(500) / 100)
       expect([...statuses].sort()).toEqual([200, 400, 401, 403, 404, 409, 412, 416, 422])
       // Prism did read the requests: the invalid ones broke the request side.
       expect(requestSide.size).toBeGreaterThan(0)

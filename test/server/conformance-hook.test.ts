@@ -189,7 +189,7 @@ describe.each(stores)('the conformance hook on $name', (store) => {
     ])
   })
 
-  it('top_up: the facade reply; an Idempotency-Key is ignored, so the same request tops up again', async () => {
+  it('top_up: the facade reply; an Idempotency-Key is claimed, so the same request replays its first reply', async () => {
     await seed({ state, company_id: 'c-1' })
     const body = JSON.stringify({ amount_cents: 1_000 })
     const headers = { Authorization: 'Bearer x', 'company-id': 'c-1', 'Idempotency-Key': 'same' }
@@ -201,9 +201,83 @@ describe.each(stores)('the conformance hook on $name', (store) => {
       fixedHeaders(expectedFirst.headers)
     ])
     expect(first.body).toMatchObject({ balance_cents: 91_000 })
-    const second = await call(on.url, '/v1/budgets/b-1/top_up', { method: 'POST', headers, body })
-    expect([second.status, second.headers.get('idempotent-replayed')]).toEqual([200, null])
-    expect(second.body).toMatchObject({ balance_cents: 92_000 })
+    // The same key under another bearer key: one caller under the hook, so the same set of keys.
+    const again = { ...headers, Authorization: 'Bearer y' }
+    const second = await call(on.url, '/v1/budgets/b-1/top_up', { method: 'POST', headers: again, body })
+    expect([second.status, second.headers.get('idempotent-replayed'), second.text]).toEqual([200, 'true', first.text])
+    const other = await call(on.url, '/v1/budgets/b-1/top_up', { method: 'POST', headers, body: '{"amount_cents":2}' })
+    expect([other.status, other.body]).toEqual([422, { errors: { idempotency_key: ['was already used with another request'] } }])
+    expect(await db.query('SELECT balance_cents FROM budgets')).toEqual([{ balance_cents: 91_000 }])
+    // Kept under the hook's own key row, which is revoked: no bearer key resolves to it.
+    expect(await db.query('SELECT key_sha256, idempotency_key, status FROM idempotency_keys')).toEqual([
+      { key_sha256: 'conformance', idempotency_key: 'same', status: 200 }
+    ])
+    expect(
+      await db.query(`SELECT user_id, revoked_at IS NOT NULL AS revoked FROM api_keys WHERE key_sha256 = 'conformance'`)
+    ).toEqual([{ user_id: 'conformance', revoked: true }])
+    // A new seeding forgets the keys: the same request tops up again.
+    await seed({ state, company_id: 'c-1' })
+    const fresh = await call(on.url, '/v1/budgets/b-1/top_up', { method: 'POST', headers, body })
+    expect([fresh.status, fresh.headers.get('idempotent-replayed'), fresh.body]).toMatchObject([
+      200,
+      null,
+      { balance_cents: 91_000 }
+    ])
+  })
+
+  it('claims no Idempotency-Key for a session without a user, nor for a request without a bearer key', async () => {
+    await seed({ state: { ...state, session: { user: null, memberships: {} } }, company_id: 'c-1' })
+    const body = JSON.stringify({ amount_cents: 1_000 })
+    for (const headers of [
+      { Authorization: 'Bearer x', 'company-id': 'c-1', 'Idempotency-Key': '' },
+      { 'company-id': 'c-1', 'Idempotency-Key': '' }
+    ]) {
+      // An empty key would be a 400 were it claimed: the facade's 401 comes instead.
+      const got = await call(on.url, '/v1/budgets/b-1/top_up', { method: 'POST', headers, body })
+      expect(got.status).toBe(401)
+    }
+    await seed({ state, company_id: 'c-1' })
+    const bare = await call(on.url, '/v1/budgets/b-1/top_up', {
+      method: 'POST',
+      headers: { 'company-id': 'c-1', 'Idempotency-Key': '' },
+      body
+    })
+    expect(bare.status).toBe(401)
+    const claimed = await call(on.url, '/v1/budgets/b-1/top_up', {
+      method: 'POST',
+      headers: { Authorization: 'Bearer x', 'company-id': 'c-1', 'Idempotency-Key': '' },
+      body
+    })
+    expect([claimed.status, claimed.body]).toEqual([
+      400,
+      { error: 'bad_request', message: 'Idempotency-Key must be 1 to 255 characters' }
+    ])
+  })
+
+  it('days pass with { today } alone: the data, session and keys stay, today moves', async () => {
+    await seed({ state, company_id: 'c-1' })
+    const headers = { Authorization: 'Bearer x', 'company-id': 'c-1', 'Idempotency-Key': 'kept' }
+    const body = JSON.stringify({ amount_cents: 500 })
+    const first = await call(on.url, '/v1/budgets/b-1/top_up', { method: 'POST', headers, body })
+    const passed = await seed({ today: '2026-12-01' })
+    expect([passed.status, passed.text]).toEqual([204, ''])
+    const read = await call(on.url, '/v1/budgets/b-1', { headers })
+    expect(read.body).toMatchObject({ balance_cents: 90_500, period_starts_on: '2026-11-30', period_ends_on: '2026-12-07' })
+    const replayed = await call(on.url, '/v1/budgets/b-1/top_up', { method: 'POST', headers, body })
+    expect([replayed.headers.get('idempotent-replayed'), replayed.text]).toEqual(['true', first.text])
+  })
+
+  it('a day passing before any state is a 409, and seeds nothing', async () => {
+    const fresh = await listen(db, { clock: () => CLOCK, conformance: true })
+    try {
+      const got = await call(fresh.url, '/__conformance/state', { method: 'PUT', body: { today: TODAY } })
+      expect([got.status, got.body]).toEqual([
+        409,
+        { error: 'no_state', message: 'Days pass over a state: seed one first with { state, company_id }' }
+      ])
+    } finally {
+      await fresh.close()
+    }
   })
 
   it('a body that starts with a BOM reaches the facade as sent: its 400, not a 200 (kit seed 20261123, path 689)', async () => {
@@ -318,7 +392,13 @@ describe.each(stores)('the conformance hook on $name', (store) => {
         'no state',
         { company_id: 'c-1' },
         400,
-        'The body is { state: { today, session, budget, company_member_ids, records }, company_id: string | null }'
+        'The body is { state: { today, session, budget, company_member_ids, records }, company_id: string | null }, or { today }'
+      ],
+      [
+        'today beside other keys',
+        { today: TODAY, company_id: 'c-1' },
+        400,
+        'The body is { state: { today, session, budget, company_member_ids, records }, company_id: string | null }, or { today }'
       ],
       [
         'records not an array',
@@ -390,7 +470,61 @@ describe.each(stores)('the conformance hook on $name', (store) => {
       })
     })
 
+    it('--sequences: agrees with the reference server, the count last, exit 0', async () => {
+      const got = await runCli(['conformance', '--sequences', '--url', on.url, '--runs', '5', '--commands', '8', '--seed', '7'])
+      expect([got.code, got.stderr]).toEqual([0, ''])
+      expect(got.stdout).toMatch(/^5 sequences \(\d+ requests\), 0 disagreements\n$/)
+    }, 60_000)
+
+    it('--concurrency: two instances over one database, linearizable, exit 0', async () => {
+      const second = await listen(db, { clock: () => CLOCK, conformance: true })
+      try {
+        const got = await runCli([
+          'conformance',
+          '--concurrency',
+          '3',
+          '--url',
+          on.url,
+          '--url',
+          second.url,
+          '--operations',
+          '24',
+          '--seed',
+          '7'
+        ])
+        expect([got.code, got.stderr]).toEqual([0, ''])
+        expect(got.stdout).toMatch(
+          /^\d+ operations \(0 unknown, 0 refused, \d+ sent again, \d+ replayed\) in \d+ ms: linearizable \(search [\d.]+ ms, \d+ configurations\)\n$/
+        )
+      } finally {
+        await second.close()
+      }
+    }, 60_000)
+
     it.each([
+      [
+        ['--sequences', '--concurrency', '2', '--url', 'http://127.0.0.1:1'],
+        'error: --sequences and --concurrency are two checks: ask for one at a time\n'
+      ],
+      [
+        ['--url', 'http://127.0.0.1:1', '--url', 'http://127.0.0.1:2'],
+        'error: several --url are for --concurrency (instances sharing one database); the other checks take one\n'
+      ],
+      [['--url', 'http://127.0.0.1:1', '--commands', '5'], 'error: --commands goes with --sequences\n'],
+      [['--url', 'http://127.0.0.1:1', '--operations', '5'], 'error: --operations goes with --concurrency\n'],
+      [
+        ['--concurrency', '2', '--url', 'http://127.0.0.1:1', '--runs', '5'],
+        'error: --runs is for scenarios and sequences; a history plans --operations\n'
+      ],
+      [['--concurrency', '0', '--url', 'http://127.0.0.1:1'], 'error: --concurrency is "0", not a whole number from 1 to 64\n'],
+      [
+        ['--concurrency', '2', '--url', 'http://127.0.0.1:1', '--operations', '100001'],
+        'error: --operations is "100001", not a whole number from 1 to 100000\n'
+      ],
+      [
+        ['--sequences', '--url', 'http://127.0.0.1:1', '--commands', '1001'],
+        'error: --commands is "1001", not a whole number from 1 to 1000\n'
+      ],
       [['--url', 'localhost:3000'], 'error: --url is "localhost:3000", not an http or https URL\n'],
       [['--url', 'http://127.0.0.1:1', '--runs', '0'], 'error: --runs is "0", not a whole number from 1 to 1000000\n'],
       [
@@ -432,6 +566,18 @@ describe.each(stores)('the conformance hook on $name', (store) => {
         // The kit's report of the shrunk scenario comes first, with the seed to replay it.
         expect(lines[0]).toMatch(/^Disagreement on (budget\.(update|top_up|withdraw|amount)|index\.bank_transactions) /)
         expect(lines.at(-2)).toMatch(/^replay: checkConformance\(\{ send, seed: 1, path: "[\d:]+" \}\)$/)
+        // The same over sequences: the report first, the count last.
+        const sequences = await runCli(['conformance', '--sequences', '--url', url, '--runs', '10', '--seed', '1'])
+        expect([sequences.code, sequences.stderr]).toEqual([1, ''])
+        const report = sequences.stdout.trimEnd().split('\n')
+        expect(report[0]).toMatch(/^Disagreement at step \d+ of a sequence \(found after \d+ sequences, shrunk to \d+ steps\)$/)
+        expect(report.at(-1)).toMatch(/^\d+ sequences, 1 disagreements$/)
+        // And over a history: no order explains a reply that shows no budget.
+        const history = await runCli(['conformance', '--concurrency', '2', '--url', url, '--operations', '4', '--seed', '1'])
+        expect([history.code, history.stderr]).toEqual([1, ''])
+        expect(history.stdout).toMatch(
+          /^\d+ operations \(0 unknown, 0 refused, \d+ sent again, \d+ replayed\) in \d+ ms: not linearizable: /
+        )
       } finally {
         await new Promise((resolve) => liar.close(resolve))
       }

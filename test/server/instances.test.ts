@@ -7,57 +7,18 @@
  * DATABASE_URL (a fresh database), or one of the test's own; only where neither can run is it
  * skipped, saying why.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
-import { createRequire } from 'node:module'
-import { join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { demoBudgets } from '../../src/store/seed'
 import { type Cluster, postgresUnavailable, startCluster } from './cluster'
 import { call, type Call, stores } from './harness'
+import { type Instance, startInstance, stopInstance as stop } from './instance'
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url))
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href
-const LISTENING = /budget-rules server listening on (http:\/\/127\.0\.0\.1:\d+)\n/
 const admin = { key: 'demo-admin', company: 'c-acme' }
 
 const serverStore = stores.find((s) => s.name === 'PostgreSQL')
 const skipped = serverStore === undefined ? postgresUnavailable : null
 if (skipped !== null) console.log(`the several-instances tests do not run here: no DATABASE_URL, and ${skipped}`)
-
-/** One `budget-rules serve` process. */
-interface Instance {
-  readonly url: string
-  readonly child: ChildProcess
-}
-
-/** Starts an instance on a free port over `databaseUrl`; resolves once it listens. */
-const startInstance = (databaseUrl: string, env: Readonly<Record<string, string>> = {}): Promise<Instance> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX, join(ROOT, 'src/cli/main.ts'), 'serve'], {
-      cwd: ROOT,
-      env: { ...process.env, PORT: '0', DATABASE_URL: databaseUrl, ...env },
-      stdio: ['ignore', 'pipe', 'pipe']
-    })
-    let out = ''
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString()
-      const m = LISTENING.exec(out)
-      if (m !== null) resolve({ url: m[1] as string, child })
-    })
-    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()))
-    child.on('exit', (code) => {
-      reject(new Error(`the instance exited with ${code}: ${out}`))
-    })
-  })
-
-const stop = async (instance: Instance): Promise<void> => {
-  if (instance.child.exitCode !== null || instance.child.signalCode !== null) return
-  const exited = new Promise((resolve) => instance.child.once('exit', resolve))
-  instance.child.kill('SIGTERM')
-  await exited
-}
 
 describe.skipIf(skipped !== null)('several instances on one PostgreSQL', () => {
   let databaseUrl: string
