@@ -20,8 +20,9 @@ import {
 import { cases as index } from './index.bench'
 import { cases as periods } from './period.bench'
 import { cases as query } from './query.bench'
+import { cases as worst } from './worst.bench'
 
-const suites: ReadonlyArray<() => Promise<ReadonlyArray<Case>>> = [decision, index, periods, query]
+const suites: ReadonlyArray<() => Promise<ReadonlyArray<Case>>> = [decision, index, worst, periods, query]
 
 const started = performance.now()
 const seconds = () => `${((performance.now() - started) / 1000).toFixed(0)} s`
