@@ -1,19 +1,18 @@
 /**
  * The first `k` of a stream in a strict total order, within the comparisons of sorting the
  * stream whole (R-48): whatever the order the entries come in, never more than about
- * n·log2(n) + n comparisons for n entries, and one comparison each for most of them when `k` is
- * small.
+ * n·log2(n) + n comparisons for n entries, and one or two comparisons each for most of them.
  *
  * The entries live in numbered slots the caller owns (its keys, one array per part, indexed by
- * slot); a ranking hands out free slots, gathers the slots offered into a batch and, when the
- * batch is full, sorts it and merges it with the first `k` kept so far (in order) into the new
- * first `k`: the slots left out are free again. Once `k` are kept, the caller turns away an entry
- * that does not come before the last of them without offering it (one comparison); the batch
- * holds what is left, so that a batch of `m` costs m·log2(m) + m + k comparisons, fewer than
- * sorting grows by when it takes `m` more. The sort is a natural merge sort: a run in either
- * direction costs one comparison an entry, and no order of the entries costs more than a merge
- * sort's worst case and one comparison an entry more (see {@link sortSlots}). Nothing is chosen
- * by a pivot, so no order of the entries makes it quadratic (ADR 0116).
+ * slot); a ranking hands out free slots and gathers the slots offered into a batch. The caller
+ * offers each with how it compares with the one offered before it, so that the batch is known as
+ * runs (entries that keep coming in one direction); when the batch is full its runs are merged (a natural merge sort, see
+ * {@link settle}) and merged with the first `k` kept so far into the new first `k`, and the slots
+ * left out are free again. Once `k` are kept, the caller turns away an entry that does not come
+ * before the last of them without offering it (one comparison); and of a run in which each entry
+ * comes before the one before it, only the last `k` can still come first, so the others are let
+ * go at once. Nothing is chosen by a pivot, so no order of the entries makes it quadratic (ADR
+ * 0116).
  *
  * Laws, for a strict total order `compare` of the slots offered:
  * - once settled, `kept` holds the first `min(k, offered)` slots offered, in order;
@@ -22,7 +21,10 @@
  * @example
  * const keys = [50, 10, 40, 20, 30]
  * const r = ranking(2, 5, 5, (a, b) => keys[a]! - keys[b]!)
- * for (let i = 0; i < 5; i++) admit(r, freeSlot(r))
+ * for (let i = 0; i < 5; i++) {
+ *   const slot = freeSlot(r)
+ *   admit(r, slot, follows(r) ? Math.sign(r.compare(slot, lastOffered(r))) : 0)
+ * }
  * settle(r)
  * Array.from(r.kept.subarray(0, r.keptCount)) //=> [1, 3]
  *
@@ -34,13 +36,13 @@
 // -------------------------------------------------------------------------------------
 
 /**
- * Where a ranking stands: the first `k` slots so far in order, the slots offered since, and the
- * free ones.
+ * Where a ranking stands: the first `k` slots so far in order, the slots offered since (as
+ * runs), and the free ones.
  *
  * @example
  * const r = ranking(1, 3, 3, (a, b) => a - b)
  * r.keptCount + r.batched //=> 0
- * r.freeCount //=> 3
+ * freeSlot(r) //=> 0
  *
  * @category model
  * @since 0.3.0
@@ -53,15 +55,20 @@ export interface Ranking {
   /** The first `keptCount` slots so far, in order (`k` of them once the first batch is merged). */
   readonly kept: Int32Array
   keptCount: number
-  /** The slots offered since the last merge, in the order offered. */
+  /** The slots offered since the last merge, in the order offered but for the runs closed, which are in order. */
   readonly batch: Int32Array
   batched: number
+  /** Where the last run of the batch starts, and which way it goes: 0 while it has one entry, 1 up, -1 down. */
+  runStart: number
+  direction: number
   /** How many slots the batch takes before it is merged: `first`, then the slots left over. */
   limit: number
-  /** The free slots, the next one on top. */
+  /** How many slots there are, the slots never handed out (from `fresh` up), and the others free again, the next one on top. */
+  readonly slots: number
+  fresh: number
   readonly free: Int32Array
   freeCount: number
-  /** Room for the sort and the merge: where each run of the batch ends, and a copy of a half or of the merged first k. */
+  /** Where the run of each place of the batch ends (for the runs closed), and room for a half or the merged first k. */
   readonly ends: Int32Array
   readonly spare: Int32Array
 }
@@ -85,23 +92,23 @@ export interface Ranking {
  * @category constructors
  * @since 0.3.0
  */
-export const ranking = (k: number, slots: number, first: number, compare: (a: number, b: number) => number): Ranking => {
-  const free = new Int32Array(slots)
-  for (let j = 0; j < slots; j++) free[j] = slots - 1 - j
-  return {
-    k,
-    compare,
-    kept: new Int32Array(k),
-    keptCount: 0,
-    batch: new Int32Array(slots),
-    batched: 0,
-    limit: first,
-    free,
-    freeCount: slots,
-    ends: new Int32Array(slots),
-    spare: new Int32Array(Math.max(k, slots))
-  }
-}
+export const ranking = (k: number, slots: number, first: number, compare: (a: number, b: number) => number): Ranking => ({
+  k,
+  compare,
+  kept: new Int32Array(k),
+  keptCount: 0,
+  batch: new Int32Array(slots),
+  batched: 0,
+  runStart: 0,
+  direction: 0,
+  limit: first,
+  slots,
+  fresh: 0,
+  free: new Int32Array(slots),
+  freeCount: 0,
+  ends: new Int32Array(slots),
+  spare: new Int32Array(Math.max(k, slots))
+})
 
 // -------------------------------------------------------------------------------------
 // utils
@@ -113,70 +120,13 @@ export const ranking = (k: number, slots: number, first: number, compare: (a: nu
  * @example
  * const r = ranking(1, 2, 2, (a, b) => a - b)
  * freeSlot(r) //=> 0
- * admit(r, 0)
+ * admit(r, 0, 0)
  * freeSlot(r) //=> 1
  *
  * @category utils
  * @since 0.3.0
  */
-export const freeSlot = (r: Ranking): number => r.free[r.freeCount - 1] as number
-
-/**
- * Offers the slot {@link freeSlot} gave, once its entry is written: it joins the batch, which is
- * merged into the first `k` when full. Whether it was: then the last kept has changed.
- *
- * @example
- * const r = ranking(1, 2, 2, (a, b) => b - a)
- * admit(r, freeSlot(r)) //=> false
- * admit(r, freeSlot(r)) //=> true
- * Array.from(r.kept.subarray(0, r.keptCount)) //=> [1]
- *
- * @category utils
- * @since 0.3.0
- */
-export const admit = (r: Ranking, slot: number): boolean => {
-  r.freeCount--
-  r.batch[r.batched++] = slot
-  if (r.batched < r.limit) return false
-  settle(r)
-  r.limit = r.free.length - r.k
-  return true
-}
-
-/**
- * The batch merged into the first `k`: afterwards `kept` holds the first `keptCount` slots
- * offered so far, in order, and the batch is empty.
- *
- * @example
- * const keys = [3, 1, 2]
- * const r = ranking(2, 3, 3, (a, b) => keys[a]! - keys[b]!)
- * admit(r, freeSlot(r))
- * admit(r, freeSlot(r))
- * settle(r)
- * Array.from(r.kept.subarray(0, r.keptCount)) //=> [1, 0]
- *
- * @category utils
- * @since 0.3.0
- */
-export const settle = (r: Ranking): void => {
-  const { k, compare, kept, batch, free, spare } = r
-  const b = r.batched
-  sortSlots(r, batch, b)
-  const had = r.keptCount
-  let i = 0
-  let j = 0
-  let o = 0
-  while (o < k && i < had && j < b)
-    spare[o++] = compare(kept[i] as number, batch[j] as number) < 0 ? (kept[i++] as number) : (batch[j++] as number)
-  while (o < k && i < had) spare[o++] = kept[i++] as number
-  while (o < k && j < b) spare[o++] = batch[j++] as number
-  // What was left out is free again.
-  while (i < had) free[r.freeCount++] = kept[i++] as number
-  while (j < b) free[r.freeCount++] = batch[j++] as number
-  kept.set(spare.subarray(0, o))
-  r.keptCount = o
-  r.batched = 0
-}
+export const freeSlot = (r: Ranking): number => (r.freeCount > 0 ? (r.free[r.freeCount - 1] as number) : r.fresh)
 
 const reverse = (slots: Int32Array, from: number, to: number): void => {
   for (let i = from, j = to - 1; i < j; i++, j--) {
@@ -186,9 +136,98 @@ const reverse = (slots: Int32Array, from: number, to: number): void => {
   }
 }
 
+/** The last run of the batch, up to `end`, closed: in order, each of its places knowing where it ends. */
+const closeRun = (r: Ranking, end: number): void => {
+  if (r.direction < 0) reverse(r.batch, r.runStart, end)
+  r.ends.fill(end, r.runStart, end)
+}
+
 /**
- * `slots[lo, hi)` in order, its two halves sorted first unless it lies in one run (`r.ends`): the
- * halves of a merge sort, by position, so that the merges cost no more than a merge sort's.
+ * Whether the next slot offered must say how it compares with the last one offered
+ * ({@link lastOffered}): it does unless it starts a run.
+ *
+ * @example
+ * const r = ranking(1, 3, 3, (a, b) => a - b)
+ * follows(r) //=> false
+ * admit(r, freeSlot(r), 0)
+ * follows(r) //=> true
+ *
+ * @category utils
+ * @since 0.3.0
+ */
+export const follows = (r: Ranking): boolean => r.batched > r.runStart
+
+/**
+ * The slot offered last, which the next one is compared with when it {@link follows}.
+ *
+ * @example
+ * const r = ranking(1, 3, 3, (a, b) => a - b)
+ * admit(r, freeSlot(r), 0)
+ * lastOffered(r) //=> 0
+ *
+ * @category utils
+ * @since 0.3.0
+ */
+export const lastOffered = (r: Ranking): number => r.batch[r.batched - 1] as number
+
+/** The last run broken at `at`, where a new one starts. */
+const breakRun = (r: Ranking, at: number): void => {
+  closeRun(r, at)
+  r.runStart = at
+  r.direction = 0
+}
+
+/**
+ * Of the last run, going down and ending at `at`, all but the last k let go: each of them comes
+ * before all that came before it in the run, so the others have k before them and can never be
+ * among the first k.
+ */
+const letGo = (r: Ranking, at: number): void => {
+  const keep = at + 1 - r.k
+  for (let j = r.runStart; j < keep; j++) r.free[r.freeCount++] = r.batch[j] as number
+  r.batch.copyWithin(r.runStart, keep, at + 1)
+  r.batched = r.runStart + r.k
+}
+
+/** The full batch merged into the first k, the next batch taking the slots left over. */
+const fold = (r: Ranking): boolean => {
+  settle(r)
+  r.limit = r.slots - r.k
+  return true
+}
+
+/**
+ * Offers the slot {@link freeSlot} gave, once its entry is written, with how it compares with
+ * the slot offered before it when it {@link follows} (-1 before, 1 after; else 0): each
+ * neighbour is compared once, and a run goes on while they keep coming one way. The batch is
+ * merged into the first `k` when full: then the last kept has changed, and it says so.
+ *
+ * @example
+ * const r = ranking(1, 2, 2, (a, b) => a - b)
+ * admit(r, freeSlot(r), 0) //=> false
+ * admit(r, freeSlot(r), r.compare(1, lastOffered(r)) < 0 ? -1 : 1) //=> true
+ * Array.from(r.kept.subarray(0, r.keptCount)) //=> [0]
+ *
+ * @category utils
+ * @since 0.3.0
+ */
+export const admit = (r: Ranking, slot: number, direction: number): boolean => {
+  if (r.freeCount > 0) r.freeCount--
+  else r.fresh++
+  const at = r.batched++
+  r.batch[at] = slot
+  if (direction !== 0) {
+    if (r.direction === 0) r.direction = direction
+    else if (direction !== r.direction) breakRun(r, at)
+    if (r.direction < 0 && at + 1 - r.runStart >= 2 * r.k) letGo(r, at)
+  }
+  return r.batched >= r.limit && fold(r)
+}
+
+/**
+ * `batch[lo, hi)` in order, its two halves merged in order first unless it lies in one run: the
+ * halves of a top-down merge sort, by position, so that the merges cost no more than a merge
+ * sort's (n·⌈log2 n⌉ - 2^⌈log2 n⌉ + 1 at most).
  */
 const mergeRuns = (r: Ranking, slots: Int32Array, lo: number, hi: number): void => {
   if ((r.ends[lo] as number) >= hi) return
@@ -207,33 +246,43 @@ const mergeRuns = (r: Ranking, slots: Int32Array, lo: number, hi: number): void 
 }
 
 /**
- * `slots[0, n)` in order, by a natural merge sort: one pass finds the runs, each as long as the
- * entries keep coming in one direction (comparing each neighbour once: n - 1 comparisons), and
- * turns the descending ones round; then the halves of a top-down merge sort are merged, except
- * where a half lies in one run. At most W(n) + n - 1 comparisons, W(n) = n·⌈log2 n⌉ - 2^⌈log2 n⌉ + 1
- * being a merge sort's worst case: under n·log2(n) + 0.09·n. A run in either direction costs
- * n - 1.
+ * The batch merged into the first `k`: afterwards `kept` holds the first `keptCount` slots
+ * offered so far, in order, and the batch is empty. The batch is sorted by a natural merge sort
+ * whose runs were found as its slots came (a comparison each), the halves of a top-down merge
+ * sort merged except where one lies in a run: at most W(b) + b - 1 comparisons for b slots,
+ * W(b) = b·⌈log2 b⌉ - 2^⌈log2 b⌉ + 1 being a merge sort's worst case (under b·log2(b) + 0.09·b),
+ * and b - 1 when they came in order either way; then at most `k` to merge it with those kept.
  *
  * @example
- * const keys = [5, 4, 3, 9, 1]
- * const slots = Int32Array.from([0, 1, 2, 3, 4])
- * sortSlots(ranking(1, 5, 5, (a, b) => keys[a]! - keys[b]!), slots, 5)
- * Array.from(slots) //=> [4, 2, 1, 0, 3]
+ * const keys = [3, 1, 2]
+ * const r = ranking(2, 3, 3, (a, b) => keys[a]! - keys[b]!)
+ * admit(r, freeSlot(r), 0)
+ * admit(r, freeSlot(r), -1)
+ * settle(r)
+ * Array.from(r.kept.subarray(0, r.keptCount)) //=> [1, 0]
  *
  * @category utils
  * @since 0.3.0
  */
-export const sortSlots = (r: Ranking, slots: Int32Array, n: number): void => {
-  const { compare, ends } = r
-  for (let i = 0; i < n;) {
-    let j = i + 1
-    if (j < n) {
-      const descending = compare(slots[j] as number, slots[i] as number) < 0
-      for (j++; j < n && compare(slots[j] as number, slots[j - 1] as number) < 0 === descending; j++);
-      if (descending) reverse(slots, i, j)
-    }
-    ends.fill(j, i, j)
-    i = j
-  }
-  mergeRuns(r, slots, 0, n)
+export const settle = (r: Ranking): void => {
+  const { k, compare, kept, batch, free, spare } = r
+  const b = r.batched
+  closeRun(r, b)
+  mergeRuns(r, batch, 0, b)
+  const had = r.keptCount
+  let i = 0
+  let j = 0
+  let o = 0
+  while (o < k && i < had && j < b)
+    spare[o++] = compare(kept[i] as number, batch[j] as number) < 0 ? (kept[i++] as number) : (batch[j++] as number)
+  while (o < k && i < had) spare[o++] = kept[i++] as number
+  while (o < k && j < b) spare[o++] = batch[j++] as number
+  // What was left out is free again.
+  while (i < had) free[r.freeCount++] = kept[i++] as number
+  while (j < b) free[r.freeCount++] = batch[j++] as number
+  kept.set(spare.subarray(0, o))
+  r.keptCount = o
+  r.batched = 0
+  r.runStart = 0
+  r.direction = 0
 }

@@ -21,7 +21,7 @@ import * as problem from '../decision/problem'
 import type { Problem } from '../decision/problem'
 import { type Endpoint, fieldOf } from './endpoint'
 import { compileRecordTest, type Filter, fieldValue } from './filter'
-import { admit, freeSlot, ranking, settle } from './ranking'
+import { admit, follows, freeSlot, lastOffered, ranking, settle } from './ranking'
 import type { PageWindow, Sort } from './window'
 
 // -------------------------------------------------------------------------------------
@@ -62,7 +62,7 @@ export const firstK = <T>(items: ReadonlyArray<T>, k: number, cmp: (a: T, b: T) 
     if (r.keptCount === k && cmp(items[i] as T, items[at[r.kept[k - 1] as number] as number] as T) >= 0) continue
     const slot = freeSlot(r)
     at[slot] = i
-    admit(r, slot)
+    admit(r, slot, follows(r) ? (r.compare(slot, lastOffered(r)) < 0 ? -1 : 1) : 0)
   }
   settle(r)
   return Array.from(r.kept, (slot) => items[at[slot] as number] as T)
@@ -128,19 +128,19 @@ const malformed = (index: number, field: string): E.Either<Problem, never> =>
 interface Selection {
   /** The order the matches are ranked in: the sort's, or the other way round to rank from the end. */
   readonly direction: 1 | -1
-  readonly records: Array<object>
-  readonly ids: Array<string>
-  /** The sort field's value as read, for the page. */
-  readonly sortValues: Array<unknown>
+  /** Whether the sort key is text (the others are two numbers). */
+  readonly textKeys: boolean
+  /** Per slot, three values: the record, its id and its sort field's value as read (for the page). */
+  readonly values: Array<unknown>
   /**
-   * The sort key, smaller first in the order ranked: two numbers (an instant's seconds and
-   * nanoseconds, or an integer and 0) times `direction`, or text (compared times `direction`).
+   * Per slot, three numbers: the sort key, smaller first in the order ranked (an instant's
+   * seconds and nanoseconds, or an integer and 0, times `direction`; 0 and 0 for text), and the
+   * record's position in the collection given, times -1 to rank from the end (the last
+   * tie-break, R-47).
    */
-  readonly first: Float64Array
-  readonly second: Float64Array
+  readonly keys: Float64Array
+  /** A text key, compared times `direction` (none for the keys of two numbers). */
   readonly texts: Array<string>
-  /** The record's position in the collection given, times -1 to rank from the end: the last tie-break (R-47). */
-  readonly positions: Float64Array
   /** The values of the filtered fields other than id and the sort field, `extraCount` per slot. */
   readonly extraCount: number
   readonly extras: Array<unknown>
@@ -148,15 +148,12 @@ interface Selection {
   comparisons: number
 }
 
-const selection = (size: number, direction: 1 | -1, extraCount: number): Selection => ({
+const selection = (size: number, direction: 1 | -1, textKeys: boolean, extraCount: number): Selection => ({
   direction,
-  records: new Array<object>(size),
-  ids: new Array<string>(size),
-  sortValues: new Array<unknown>(size),
-  first: new Float64Array(size),
-  second: new Float64Array(size),
-  texts: new Array<string>(size),
-  positions: new Float64Array(size),
+  textKeys,
+  values: new Array<unknown>(3 * size),
+  keys: new Float64Array(3 * size),
+  texts: new Array<string>(textKeys ? size : 0),
   extraCount,
   extras: new Array<unknown>(size * extraCount),
   comparisons: 0
@@ -170,12 +167,14 @@ const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 
 /** Negative when the match in slot `a` comes before the one in slot `b` (never 0 for two slots). */
 const compareSlots = (s: Selection, a: number, b: number): number => {
   s.comparisons++
+  const { keys } = s
   return (
-    (s.first[a] as number) - (s.first[b] as number) ||
-    (s.second[a] as number) - (s.second[b] as number) ||
+    (keys[3 * a] as number) - (keys[3 * b] as number) ||
+    (keys[3 * a + 1] as number) - (keys[3 * b + 1] as number) ||
     s.direction *
-      (byCodeUnits(s.texts[a] as string, s.texts[b] as string) || byCodeUnits(s.ids[a] as string, s.ids[b] as string)) ||
-    (s.positions[a] as number) - (s.positions[b] as number)
+      ((s.textKeys ? byCodeUnits(s.texts[a] as string, s.texts[b] as string) : 0) ||
+        byCodeUnits(s.values[3 * a + 1] as string, s.values[3 * b + 1] as string)) ||
+    (keys[3 * a + 2] as number) - (keys[3 * b + 2] as number)
   )
 }
 
@@ -230,8 +229,9 @@ export const selectPageCounted = (
   // At least 1,024 slots more than k: a batch costs O(k + 1,024 log) and brings as many new
   // matches, and the slots fill up only when the collection has that many records.
   const size = Math.min(k + Math.max(k, MIN_BATCH), count)
-  const s = selection(k === 0 ? 0 : size, direction, extraCount)
-  const r = k === 0 ? null : ranking(k, size, size, (a, b) => compareSlots(s, a, b))
+  const s = selection(k === 0 ? 0 : size, direction, kind === 'text', extraCount)
+  // The first batch is merged once it holds k and 1,024 more, so that turning away starts early.
+  const r = k === 0 ? null : ranking(k, size, Math.min(size, k + MIN_BATCH), (a, b) => compareSlots(s, a, b))
   // The key of the last match kept, once k are (`r.keptCount === k`).
   let lastFirst = 0
   let lastSecond = 0
@@ -246,6 +246,8 @@ export const selectPageCounted = (
   /** Per record of the batch: 1 when it is a record, plus 2 when its id is a string, plus 4 when its sort value is one. */
   const strings = new Uint8Array(BATCH)
   let total = 0
+  /** The comparisons made to turn matches away (the others count in `s`). */
+  let turnings = 0
   for (let from = 0; from < records.length; from += BATCH) {
     let batchEnd = Math.min(records.length, from + BATCH)
     let reading = from
@@ -308,7 +310,7 @@ export const selectPageCounted = (
       const position = sign * i
       if (r.keptCount === k) {
         // Turned away unless before the last match kept.
-        s.comparisons++
+        turnings++
         if (!(
           first < lastFirst ||
           (first === lastFirst &&
@@ -319,21 +321,23 @@ export const selectPageCounted = (
           continue
       }
       const slot = freeSlot(r)
-      s.records[slot] = batchRecords[j] as object
-      s.ids[slot] = id
-      s.sortValues[slot] = sortValue
-      s.first[slot] = first
-      s.second[slot] = second
-      s.texts[slot] = text
-      s.positions[slot] = position
+      s.values[3 * slot] = batchRecords[j]
+      s.values[3 * slot + 1] = id
+      s.values[3 * slot + 2] = sortValue
+      s.keys[3 * slot] = first
+      s.keys[3 * slot + 1] = second
+      s.keys[3 * slot + 2] = position
+      if (kind === 'text') s.texts[slot] = text
       for (let e = 0; e < extraCount; e++) s.extras[slot * extraCount + e] = batchValues[at + extraFrom + e]
-      if (admit(r, slot) && r.keptCount === k) {
+      // The match against the one offered before it, for the runs of the ranking.
+      const run = follows(r) ? (compareSlots(s, slot, lastOffered(r)) < 0 ? -1 : 1) : 0
+      if (admit(r, slot, run) && r.keptCount === k) {
         const last = r.kept[k - 1] as number
-        lastFirst = s.first[last] as number
-        lastSecond = s.second[last] as number
-        lastText = s.texts[last] as string
-        lastId = s.ids[last] as string
-        lastPosition = s.positions[last] as number
+        lastFirst = s.keys[3 * last] as number
+        lastSecond = s.keys[3 * last + 1] as number
+        lastText = s.textKeys ? (s.texts[last] as string) : ''
+        lastId = s.values[3 * last + 1] as string
+        lastPosition = s.keys[3 * last + 2] as number
       }
     }
     if (thrown !== null) throw thrown.error
@@ -341,10 +345,10 @@ export const selectPageCounted = (
   const plain = plainRecord(endpoint, fields)
   const page: Array<unknown> = []
   const row = (slot: number): E.Either<Problem, unknown> => {
-    values[0] = s.ids[slot]
-    if (extraFrom === 2) values[1] = s.sortValues[slot]
+    values[0] = s.values[3 * slot + 1]
+    if (extraFrom === 2) values[1] = s.values[3 * slot + 2]
     for (let e = 0; e < extraCount; e++) values[extraFrom + e] = s.extras[slot * extraCount + e]
-    return plain(s.records[slot] as object, values, sign * (s.positions[slot] as number))
+    return plain(s.values[3 * slot] as object, values, sign * (s.keys[3 * slot + 2] as number))
   }
   if (r !== null) {
     settle(r)
@@ -361,7 +365,7 @@ export const selectPageCounted = (
       page.push(plainRow.right)
     }
   }
-  return E.right({ page, total, comparisons: s.comparisons })
+  return E.right({ page, total, comparisons: s.comparisons + turnings })
 }
 
 /**

@@ -23,7 +23,7 @@ describe('selectPage from the end is selectPage from the start', () => {
       '2026-11-22T10:00:00.5Z',
       '2026-11-21T23:59:59Z'
     ),
-    malformed: fc.nat(9).map((n) => n === 0)
+    malformed: fc.nat(5).map((n) => n === 0)
   })
   const pending: Filter = { field: 'status', type: tx.fields.status as Filter['type'], op: '$eq', values: ['pending'] }
   /** An updated_at that names the record's position, so that a record of a page tells where it came from. */
@@ -86,6 +86,6 @@ describe('selectPage from the end is selectPage from the start', () => {
     // Most windows are ranked from the end; some pages hold a record that is the server's fault.
     expect(fromEnd / total).toBeGreaterThanOrEqual(0.5)
     expect(malformedPages / total).toBeGreaterThanOrEqual(0.1)
-    expect(pages / total).toBeGreaterThanOrEqual(0.3)
+    expect(pages / total).toBeGreaterThanOrEqual(0.2)
   })
 })
