@@ -129,14 +129,28 @@ const NANOS_PER_UNIT: ReadonlyArray<number> = [1e9, 1e8, 1e7, 1e6, 1e5, 1e4, 1e3
  */
 const readIsoSeconds = (text: string, wall: number, into: { seconds: number; nanos: number }): boolean => {
   if (text.length !== 24 || text.charCodeAt(23) !== 90 || text.charCodeAt(16) !== 58 || text.charCodeAt(19) !== 46) return false
-  const second = twoDigits(text, 17)
+  const tens = text.charCodeAt(17) - 48
+  const units = text.charCodeAt(18) - 48
   const hundreds = text.charCodeAt(20) - 48
-  const tens = text.charCodeAt(21) - 48
-  const units = text.charCodeAt(22) - 48
-  if (second < 0 || second > 59 || !(hundreds >= 0 && hundreds <= 9 && tens >= 0 && tens <= 9 && units >= 0 && units <= 9))
+  const tenths = text.charCodeAt(21) - 48
+  const thousandths = text.charCodeAt(22) - 48
+  if (
+    !(
+      tens >= 0 &&
+      tens <= 5 &&
+      units >= 0 &&
+      units <= 9 &&
+      hundreds >= 0 &&
+      hundreds <= 9 &&
+      tenths >= 0 &&
+      tenths <= 9 &&
+      thousandths >= 0 &&
+      thousandths <= 9
+    )
+  )
     return false
-  into.seconds = wall + second
-  into.nanos = (hundreds * 100 + tens * 10 + units) * 1e6
+  into.seconds = wall + tens * 10 + units
+  into.nanos = (hundreds * 100 + tenths * 10 + thousandths) * 1e6
   return true
 }
 

@@ -78,11 +78,22 @@ export interface Ranking {
 // -------------------------------------------------------------------------------------
 
 /**
+ * How many integers a ranking of `k` among `slots` slots works in ({@link ranking}'s `ints`).
+ *
+ * @example
+ * rankingInts(2, 4) //=> 18
+ *
+ * @category constructors
+ * @since 0.3.0
+ */
+export const rankingInts = (k: number, slots: number): number => k + 3 * slots + Math.max(k, slots)
+
+/**
  * A ranking of the first `k` (at least 1) among `slots` slots (at least `k` + 1, or as many as
  * the entries when they are fewer), whose first batch takes `first` slots (from `k` to `slots`):
  * `slots` when the number of entries is not known (everything is sorted together until then),
  * `k` when it is known to be more than `slots` (turning away starts at once). Slots are handed
- * out from 0 up.
+ * out from 0 up. It works in `ints` ({@link rankingInts} of them, whatever they hold).
  *
  * @example
  * const r = ranking(2, 4, 4, (a, b) => a - b)
@@ -92,22 +103,28 @@ export interface Ranking {
  * @category constructors
  * @since 0.3.0
  */
-export const ranking = (k: number, slots: number, first: number, compare: (a: number, b: number) => number): Ranking => ({
+export const ranking = (
+  k: number,
+  slots: number,
+  first: number,
+  compare: (a: number, b: number) => number,
+  ints: Int32Array = new Int32Array(rankingInts(k, slots))
+): Ranking => ({
   k,
   compare,
-  kept: new Int32Array(k),
+  kept: ints.subarray(0, k),
   keptCount: 0,
-  batch: new Int32Array(slots),
+  batch: ints.subarray(k, k + slots),
   batched: 0,
   runStart: 0,
   direction: 0,
   limit: first,
   slots,
   fresh: 0,
-  free: new Int32Array(slots),
+  free: ints.subarray(k + slots, k + 2 * slots),
   freeCount: 0,
-  ends: new Int32Array(slots),
-  spare: new Int32Array(Math.max(k, slots))
+  ends: ints.subarray(k + 2 * slots, k + 3 * slots),
+  spare: ints.subarray(k + 3 * slots, rankingInts(k, slots))
 })
 
 // -------------------------------------------------------------------------------------
@@ -184,7 +201,8 @@ const breakRun = (r: Ranking, at: number): void => {
  */
 const letGo = (r: Ranking, at: number): void => {
   const keep = at + 1 - r.k
-  for (let j = r.runStart; j < keep; j++) r.free[r.freeCount++] = r.batch[j] as number
+  r.free.set(r.batch.subarray(r.runStart, keep), r.freeCount)
+  r.freeCount += keep - r.runStart
   r.batch.copyWithin(r.runStart, keep, at + 1)
   r.batched = r.runStart + r.k
 }
@@ -219,7 +237,7 @@ export const admit = (r: Ranking, slot: number, direction: number): boolean => {
   if (direction !== 0) {
     if (r.direction === 0) r.direction = direction
     else if (direction !== r.direction) breakRun(r, at)
-    if (r.direction < 0 && at + 1 - r.runStart >= 2 * r.k) letGo(r, at)
+    if (r.direction < 0 && at + 1 - r.runStart >= r.k + Math.max(r.k >> 2, 64)) letGo(r, at)
   }
   return r.batched >= r.limit && fold(r)
 }
@@ -273,8 +291,13 @@ export const settle = (r: Ranking): void => {
   let i = 0
   let j = 0
   let o = 0
-  while (o < k && i < had && j < b)
-    spare[o++] = compare(kept[i] as number, batch[j] as number) < 0 ? (kept[i++] as number) : (batch[j++] as number)
+  // A batch that comes wholly before those kept (a collection in order one way, ranked the other)
+  // goes first as it is: one comparison rather than k.
+  if (had > 0 && b > 0 && compare(batch[b - 1] as number, kept[0] as number) < 0)
+    while (o < k && j < b) spare[o++] = batch[j++] as number
+  else
+    while (o < k && i < had && j < b)
+      spare[o++] = compare(kept[i] as number, batch[j] as number) < 0 ? (kept[i++] as number) : (batch[j++] as number)
   while (o < k && i < had) spare[o++] = kept[i++] as number
   while (o < k && j < b) spare[o++] = batch[j++] as number
   // What was left out is free again.

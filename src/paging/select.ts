@@ -21,7 +21,8 @@ import * as problem from '../decision/problem'
 import type { Problem } from '../decision/problem'
 import { type Endpoint, fieldOf } from './endpoint'
 import { compileRecordTest, type Filter, fieldValue } from './filter'
-import { admit, follows, freeSlot, lastOffered, ranking, settle } from './ranking'
+import { admit, follows, freeSlot, lastOffered, type Ranking, ranking, rankingInts, settle } from './ranking'
+import { borrow, giveBack } from './scratch'
 import type { PageWindow, Sort } from './window'
 
 // -------------------------------------------------------------------------------------
@@ -130,7 +131,12 @@ interface Selection {
   readonly direction: 1 | -1
   /** Whether the sort key is text (the others are two numbers). */
   readonly textKeys: boolean
-  /** Per slot, three values: the record, its id and its sort field's value as read (for the page). */
+  /**
+   * Per slot, `width` values: the record, its id and its sort field's value as read (for the
+   * page), a text key (compared times `direction`) when the key is text, and the values of the
+   * filtered fields other than id and the sort field.
+   */
+  readonly width: number
   readonly values: Array<unknown>
   /**
    * Per slot, three numbers: the sort key, smaller first in the order ranked (an instant's
@@ -139,25 +145,9 @@ interface Selection {
    * tie-break, R-47).
    */
   readonly keys: Float64Array
-  /** A text key, compared times `direction` (none for the keys of two numbers). */
-  readonly texts: Array<string>
-  /** The values of the filtered fields other than id and the sort field, `extraCount` per slot. */
-  readonly extraCount: number
-  readonly extras: Array<unknown>
   /** How many times two matches were compared (R-48). */
   comparisons: number
 }
-
-const selection = (size: number, direction: 1 | -1, textKeys: boolean, extraCount: number): Selection => ({
-  direction,
-  textKeys,
-  values: new Array<unknown>(3 * size),
-  keys: new Float64Array(3 * size),
-  texts: new Array<string>(textKeys ? size : 0),
-  extraCount,
-  extras: new Array<unknown>(size * extraCount),
-  comparisons: 0
-})
 
 /** How many records are read before they are judged (see {@link selectPage}). */
 const BATCH = 16
@@ -172,11 +162,64 @@ const compareSlots = (s: Selection, a: number, b: number): number => {
     (keys[3 * a] as number) - (keys[3 * b] as number) ||
     (keys[3 * a + 1] as number) - (keys[3 * b + 1] as number) ||
     s.direction *
-      ((s.textKeys ? byCodeUnits(s.texts[a] as string, s.texts[b] as string) : 0) ||
-        byCodeUnits(s.values[3 * a + 1] as string, s.values[3 * b + 1] as string)) ||
+      ((s.textKeys ? byCodeUnits(s.values[s.width * a + 3] as string, s.values[s.width * b + 3] as string) : 0) ||
+        byCodeUnits(s.values[s.width * a + 1] as string, s.values[s.width * b + 1] as string)) ||
     (keys[3 * a + 2] as number) - (keys[3 * b + 2] as number)
   )
 }
+
+/** What a selection works with, worked out once from the request: its fields, tests and window. */
+const planOf = (
+  endpoint: Endpoint,
+  records: ReadonlyArray<unknown>,
+  filters: ReadonlyArray<Filter>,
+  sort: Sort,
+  window: PageWindow
+) => {
+  const sortType = fieldOf(endpoint, sort.field)
+  if (sortType === undefined) return null
+  // How a match's sort value becomes its key: two numbers, or text.
+  const kind = sortType.type === 'instant' || sortType.type === 'integer' ? sortType.type : 'text'
+  // Each field a record is asked for is read once, by property access (R-18): id, the sort
+  // field, then the filtered fields, in that order in `batchValues` and, for a row of the page,
+  // in `values`.
+  const fields = [...new Set(['id', sort.field, ...filters.map((f) => f.field)])]
+  const extraFrom = sort.field === 'id' ? 1 : 2
+  const extraFields = fields.slice(extraFrom)
+  // Counts that are not whole (a typed caller's array-like, a window from elsewhere) are rounded
+  // up, and a length that is no count reads as none, so that the slots fit every record read.
+  const count = records.length > 0 ? Math.ceil(records.length) : 0
+  const end = window.end > 0 ? Math.min(Math.ceil(window.end), count) : 0
+  // For speed only: a window nearer the end than the start is the first matches counted from the
+  // end (the order turned round), fewer to keep; test/paging/select-ends.test.ts pins it to the front.
+  const fromEnd = Number.isSafeInteger(window.start) && window.start >= 0 && count - window.start < end
+  const k = fromEnd ? Math.max(0, count - window.start) : end
+  const textKeys = kind === 'text'
+  return {
+    sortType,
+    kind,
+    sortField: sort.field,
+    fields,
+    extraFrom,
+    extraFields,
+    tests: filters.map((f) => compileRecordTest(f)),
+    testSlots: filters.map((f) => fields.indexOf(f.field)),
+    end,
+    fromEnd,
+    k,
+    direction: (sort.order === 'asc') === !fromEnd ? (1 as const) : (-1 as const),
+    sign: fromEnd ? -1 : 1,
+    // At least 1,024 slots more than k: a batch costs O(k + 1,024 log) and brings as many new
+    // matches, and the slots fill up only when the collection has that many records.
+    slots: k === 0 ? 0 : Math.min(k + Math.max(k, MIN_BATCH), count),
+    textKeys,
+    // Per slot: the record, its id, its sort value, the text key when it is text, then the other fields read.
+    extrasAt: textKeys ? 4 : 3,
+    slotWidth: (textKeys ? 4 : 3) + extraFields.length
+  }
+}
+
+type Plan = Exclude<ReturnType<typeof planOf>, null>
 
 /**
  * The page of `records` for the window, how many records match the filters, and how many times
@@ -200,44 +243,54 @@ export const selectPageCounted = (
   sort: Sort,
   window: PageWindow
 ): E.Either<Problem, { readonly page: ReadonlyArray<unknown>; readonly total: number; readonly comparisons: number }> => {
-  const sortType = fieldOf(endpoint, sort.field)
-  if (sortType === undefined) return E.left(problem.internalError('page.records', `the endpoint has no field ${sort.field}`))
-  // How a match's sort value becomes its key: two numbers, or text.
-  const kind = sortType.type === 'instant' || sortType.type === 'integer' ? sortType.type : 'text'
-  // Each field a record is asked for is read once, by property access (R-18): id, the sort
-  // field, then the filtered fields, in that order in `batchValues` and, for a row of the page,
-  // in `values`.
-  const fields = [...new Set(['id', sort.field, ...filters.map((f) => f.field)])]
-  const sortField = sort.field
-  const extraFrom = sortField === 'id' ? 1 : 2
-  const extraFields = fields.slice(extraFrom)
+  const plan = planOf(endpoint, records, filters, sort, window)
+  if (plan === null) return E.left(problem.internalError('page.records', `the endpoint has no field ${sort.field}`))
+  const { k, slots, slotWidth } = plan
+  const scratch = borrow(slotWidth * slots, 3 * slots, k === 0 ? 0 : rankingInts(k, slots))
+  const s: Selection = {
+    direction: plan.direction,
+    textKeys: plan.textKeys,
+    width: slotWidth,
+    values: scratch.values,
+    keys: scratch.numbers,
+    comparisons: 0
+  }
+  // The first batch is merged once it holds k and 1,024 more, so that turning away starts early.
+  const r = k === 0 ? null : ranking(k, slots, Math.min(slots, k + MIN_BATCH), (a, b) => compareSlots(s, a, b), scratch.ints)
+  try {
+    return rankMatches(plan, endpoint, records, filters, window, s, r)
+  } finally {
+    giveBack(scratch, r === null ? 0 : slotWidth * r.fresh)
+  }
+}
+
+/** {@link selectPageCounted}'s pass over the records and its page, in the selection and ranking made for it. */
+const rankMatches = (
+  plan: Plan,
+  endpoint: Endpoint,
+  records: ReadonlyArray<unknown>,
+  filters: ReadonlyArray<Filter>,
+  window: PageWindow,
+  s: Selection,
+  r: Ranking | null
+): E.Either<Problem, { readonly page: ReadonlyArray<unknown>; readonly total: number; readonly comparisons: number }> => {
+  const { sortType, kind, sortField, fields, extraFrom, extraFields, tests, testSlots, end, fromEnd, k, direction, sign } = plan
+  const { textKeys, extrasAt, slotWidth } = plan
   const extraCount = extraFields.length
   const values: Array<unknown> = new Array<unknown>(fields.length)
-  const tests = filters.map((f) => compileRecordTest(f))
-  const testSlots = filters.map((f) => fields.indexOf(f.field))
   const moment = instantSlot()
-  // Counts that are not whole (a typed caller's array-like, a window from elsewhere) are rounded
-  // up, and a length that is no count reads as none, so that the slots fit every record read.
-  const count = records.length > 0 ? Math.ceil(records.length) : 0
-  const end = window.end > 0 ? Math.min(Math.ceil(window.end), count) : 0
-  // For speed only: a window nearer the end than the start is the first matches counted from the
-  // end (the order turned round), fewer to keep; test/paging/select-ends.test.ts pins it to the front.
-  const fromEnd = Number.isSafeInteger(window.start) && window.start >= 0 && count - window.start < end
-  const k = fromEnd ? Math.max(0, count - window.start) : end
-  const direction = (sort.order === 'asc') === !fromEnd ? 1 : -1
-  const sign = fromEnd ? -1 : 1
-  // At least 1,024 slots more than k: a batch costs O(k + 1,024 log) and brings as many new
-  // matches, and the slots fill up only when the collection has that many records.
-  const size = Math.min(k + Math.max(k, MIN_BATCH), count)
-  const s = selection(k === 0 ? 0 : size, direction, kind === 'text', extraCount)
-  // The first batch is merged once it holds k and 1,024 more, so that turning away starts early.
-  const r = k === 0 ? null : ranking(k, size, Math.min(size, k + MIN_BATCH), (a, b) => compareSlots(s, a, b))
   // The key of the last match kept, once k are (`r.keptCount === k`).
   let lastFirst = 0
   let lastSecond = 0
   let lastText = ''
   let lastId = ''
   let lastPosition = 0
+  // The key of the match offered last, which the next one offered is compared with (the runs of the ranking).
+  let prevFirst = 0
+  let prevSecond = 0
+  let prevText = ''
+  let prevId = ''
+  let prevPosition = 0
   // Records are read a batch at a time, then judged: the reads of a batch overlap in memory, where
   // reading and judging each in turn waits for memory once per record in a shuffled collection.
   const width = fields.length
@@ -246,8 +299,8 @@ export const selectPageCounted = (
   /** Per record of the batch: 1 when it is a record, plus 2 when its id is a string, plus 4 when its sort value is one. */
   const strings = new Uint8Array(BATCH)
   let total = 0
-  /** The comparisons made to turn matches away (the others count in `s`). */
-  let turnings = 0
+  /** The comparisons made here, to turn matches away and find runs (the ranking's count in `s`). */
+  let compared = 0
   for (let from = 0; from < records.length; from += BATCH) {
     let batchEnd = Math.min(records.length, from + BATCH)
     let reading = from
@@ -310,33 +363,52 @@ export const selectPageCounted = (
       const position = sign * i
       if (r.keptCount === k) {
         // Turned away unless before the last match kept.
-        turnings++
+        compared++
         if (!(
           first < lastFirst ||
           (first === lastFirst &&
             (second < lastSecond ||
               (second === lastSecond &&
-                (direction * (byCodeUnits(text, lastText) || byCodeUnits(id, lastId)) || position - lastPosition) < 0)))
+                (direction * ((textKeys ? byCodeUnits(text, lastText) : 0) || byCodeUnits(id, lastId)) ||
+                  position - lastPosition) < 0)))
         ))
           continue
       }
       const slot = freeSlot(r)
-      s.values[3 * slot] = batchRecords[j]
-      s.values[3 * slot + 1] = id
-      s.values[3 * slot + 2] = sortValue
+      const v = slotWidth * slot
+      s.values[v] = batchRecords[j]
+      s.values[v + 1] = id
+      s.values[v + 2] = sortValue
+      if (textKeys) s.values[v + 3] = text
+      for (let e = 0; e < extraCount; e++) s.values[v + extrasAt + e] = batchValues[at + extraFrom + e]
       s.keys[3 * slot] = first
       s.keys[3 * slot + 1] = second
       s.keys[3 * slot + 2] = position
-      if (kind === 'text') s.texts[slot] = text
-      for (let e = 0; e < extraCount; e++) s.extras[slot * extraCount + e] = batchValues[at + extraFrom + e]
       // The match against the one offered before it, for the runs of the ranking.
-      const run = follows(r) ? (compareSlots(s, slot, lastOffered(r)) < 0 ? -1 : 1) : 0
+      let run = 0
+      if (follows(r)) {
+        compared++
+        run =
+          first < prevFirst ||
+          (first === prevFirst &&
+            (second < prevSecond ||
+              (second === prevSecond &&
+                (direction * ((textKeys ? byCodeUnits(text, prevText) : 0) || byCodeUnits(id, prevId)) ||
+                  position - prevPosition) < 0)))
+            ? -1
+            : 1
+      }
+      prevFirst = first
+      prevSecond = second
+      prevText = text
+      prevId = id
+      prevPosition = position
       if (admit(r, slot, run) && r.keptCount === k) {
         const last = r.kept[k - 1] as number
         lastFirst = s.keys[3 * last] as number
         lastSecond = s.keys[3 * last + 1] as number
-        lastText = s.textKeys ? (s.texts[last] as string) : ''
-        lastId = s.values[3 * last + 1] as string
+        lastText = textKeys ? (s.values[slotWidth * last + 3] as string) : ''
+        lastId = s.values[slotWidth * last + 1] as string
         lastPosition = s.keys[3 * last + 2] as number
       }
     }
@@ -345,10 +417,11 @@ export const selectPageCounted = (
   const plain = plainRecord(endpoint, fields)
   const page: Array<unknown> = []
   const row = (slot: number): E.Either<Problem, unknown> => {
-    values[0] = s.values[3 * slot + 1]
-    if (extraFrom === 2) values[1] = s.values[3 * slot + 2]
-    for (let e = 0; e < extraCount; e++) values[extraFrom + e] = s.extras[slot * extraCount + e]
-    return plain(s.values[3 * slot] as object, values, sign * (s.keys[3 * slot + 2] as number))
+    const v = slotWidth * slot
+    values[0] = s.values[v + 1]
+    if (extraFrom === 2) values[1] = s.values[v + 2]
+    for (let e = 0; e < extraCount; e++) values[extraFrom + e] = s.values[v + extrasAt + e]
+    return plain(s.values[v] as object, values, sign * (s.keys[3 * slot + 2] as number))
   }
   if (r !== null) {
     settle(r)
@@ -365,7 +438,7 @@ export const selectPageCounted = (
       page.push(plainRow.right)
     }
   }
-  return E.right({ page, total, comparisons: s.comparisons + turnings })
+  return E.right({ page, total, comparisons: s.comparisons + compared })
 }
 
 /**
