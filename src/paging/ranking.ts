@@ -295,6 +295,21 @@ export const settle = (r: Ranking): void => {
   // goes first as it is: one comparison rather than k.
   if (had > 0 && b > 0 && compare(batch[b - 1] as number, kept[0] as number) < 0)
     while (o < k && j < b) spare[o++] = batch[j++] as number
+  else if (b * Math.ceil(Math.log2(had + 1)) < had)
+    // A few among many: each found among those kept by halving, log2 of them each rather than
+    // all of them, so that a last small batch costs little.
+    for (; o < k && j < b; j++) {
+      let lo = i
+      let hi = had
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1
+        if (compare(kept[mid] as number, batch[j] as number) < 0) lo = mid + 1
+        else hi = mid
+      }
+      while (o < k && i < lo) spare[o++] = kept[i++] as number
+      if (o === k) break
+      spare[o++] = batch[j] as number
+    }
   else
     while (o < k && i < had && j < b)
       spare[o++] = compare(kept[i] as number, batch[j] as number) < 0 ? (kept[i++] as number) : (batch[j++] as number)

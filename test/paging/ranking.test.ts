@@ -181,6 +181,28 @@ describe('ranking', () => {
     }
   )
 
+  it('places a last batch of a few among many kept by halving: log2 of them each, not all of them', () => {
+    const k = 4000
+    // 5,024 keys in no order (the first batch), then three that fall among those kept.
+    const keys = [...Array.from({ length: k + 1024 }, (_, i) => ((i * 7919) % (k + 1024)) * 10), 15_005, 5, 39_995]
+    const at = new Int32Array(2 * k)
+    let calls = 0
+    const r = ranking(k, 2 * k, k + 1024, (a, b) => {
+      calls++
+      return (keys[at[a] as number] as number) - (keys[at[b] as number] as number) || (at[a] as number) - (at[b] as number)
+    })
+    for (let i = 0; i < keys.length; i++)
+      offer(r, (slot) => {
+        at[slot] = i
+      })
+    const before = calls
+    settle(r)
+    expect(Array.from(r.kept, (slot) => at[slot])).toEqual(sortedSlots(keys).slice(0, k))
+    // The three sorted (3 comparisons at most), the batch against the first kept (1), then each
+    // found among the 4,000 kept (12 each).
+    expect(calls - before).toBeLessThanOrEqual(3 + 1 + 3 * Math.ceil(Math.log2(k + 1)))
+  })
+
   it('frees the slots a merge leaves out, so that the slots never run out', () => {
     // Each batch of 2 comes before everything kept: the whole batch stays, the kept leave.
     const keys = Array.from({ length: 20 }, (_, i) => 100 - i)
