@@ -1,7 +1,8 @@
 /**
  * `npm run bench` (the library's part): each suite's cases, their contenders' answers checked
  * equal before any of them is timed, then each case timed side by side; writes bench/results.json
- * and the section of docs/performance.md between its markers. Run: npx tsx --expose-gc bench/main.ts
+ * and the section of docs/performance.md between its markers. Run: npx tsx --expose-gc
+ * --single-threaded-gc bench/main.ts
  */
 import { writeFileSync } from 'node:fs'
 import type { Case } from './case'
@@ -27,7 +28,8 @@ import { cases as worst } from './worst.bench'
  * records are built. Each suite's cases are built, checked and timed before the next is built,
  * and the heap is collected before each case (`--expose-gc`): every case is timed in the CPU
  * time of the process, which would otherwise count the collector's threads marking what an
- * earlier suite built.
+ * earlier suite built. `--single-threaded-gc` keeps the collector on the thread that runs the
+ * calls, so that a contender's time holds its own collections once, as a wall clock would.
  */
 const suites: ReadonlyArray<() => Promise<ReadonlyArray<Case>>> = [decision, periods, query, index, worst]
 /** The order of the suites in the docs and the README. */
