@@ -240,7 +240,7 @@ export const docsSection = (results: Results): string => {
   const m = results.machine
   const lines = [
     OPEN,
-    `Mean time per call ± its relative margin of error (tinybench 6.2.3; the contenders of a case side by side in one run, their answers checked equal first; all in the CPU time the process used, so that other processes on the machine do not count; a case over a million records times a fixed number of calls after one warmup, the others batches of calls of about 2 ms for 500 ms each after 100 ms). ${m.cores} × ${m.cpu}, Node ${m.node}, ${m.platform}, ${results.date.slice(0, 10)}. Command: \`${results.command}\`; every figure in \`bench/results.json\`.`
+    `Mean time per call ± its relative margin of error (tinybench 6.2.3; the contenders of a case side by side in one run, their answers checked equal first; all in the CPU time the process used, the collector on the same thread, so that other processes on the machine do not count; a case over a million records times a fixed number of calls after one warmup, the others batches of calls of about 2 ms for 500 ms each after 100 ms). ${m.cores} × ${m.cpu}, Node ${m.node}, ${m.platform}, ${results.date.slice(0, 10)}. Command: \`${results.command}\`; every figure in \`bench/results.json\`.`
   ]
   const suites = [...new Set(results.cases.map((c) => c.suite))]
   for (const suite of suites) {
