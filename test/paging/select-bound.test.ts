@@ -155,3 +155,24 @@ describe('selectPage: never more comparisons than sorting the matches whole (R-4
     30_000
   )
 })
+
+// The collections a database hands over most: in creation order, or newest first. Ranked
+// either way, each match is compared once, with the one before it (a run: ADR 0116) or with the
+// last kept (turned away), and no batch is ever sorted or merged: n - 1 comparisons in all.
+describe('selectPage compares each match once when the collection is in order either way', () => {
+  const n = 5000
+  const keys = Array.from({ length: n }, (_, i) => i)
+  it.each([
+    ['in creation order, oldest first', 'asc', 0],
+    ['in creation order, newest first', 'desc', 0],
+    ['newest first, the last page', 'desc', n - 25],
+    ['oldest first, at 1,000', 'asc', 1000]
+  ] as const)('%s', (_, order, start) => {
+    const rows = rowsOf(keys, 'created_at', false, 1)
+    const reply = selectPageCounted(tx, rows, [], { field: 'created_at', order }, { start, end: start + 25 })
+    expect(either.map(({ page, total }: { page: ReadonlyArray<unknown>; total: number }) => ({ page, total }))(reply)).toEqual(
+      either.right(expectedPage(rows, keys, order, () => true, start, start + 25))
+    )
+    expect(either.isRight(reply) && reply.right.comparisons).toBe(n - 1)
+  })
+})
