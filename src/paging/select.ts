@@ -145,7 +145,7 @@ interface Selection {
    * tie-break, R-47).
    */
   readonly keys: Float64Array
-  /** How many times two matches were compared. */
+  /** How many times the ranking compared two matches (R-48; the pass over the records counts its own apart). */
   comparisons: number
 }
 
