@@ -1,10 +1,10 @@
 // Mutation testing of src/ (`npm run mutation`, scripts/mutation.mjs): Stryker 9.6 with the
 // vitest runner, which runs only the tests that cover each mutant (perTest). Incremental: the
-// results of the last run live in docs/mutation-incremental.json (committed, outside reports/,
+// results of the last run live in mutation/incremental.json (committed, outside reports/,
 // which .ci/run deletes), so a rerun only tests the mutants whose code or tests changed.
 // MUTATION_GROUP names one group of files (scripts/mutation-groups.mjs) to mutate, the others'
 // results kept as they are; unset, every file of the core. scripts/mutation-report.mjs turns the
-// results into docs/mutation.md and enforces the scores (95% overall, 85% per file).
+// results into mutation/report.md and enforces the scores (95% overall, 85% per file).
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -25,7 +25,7 @@ export default {
   // counts and lists them apart from the score.
   ignoreStatic: true,
   incremental: true,
-  incrementalFile: 'docs/mutation-incremental.json',
+  incrementalFile: 'mutation/incremental.json',
   concurrency: 2,
   reporters: ['progress', 'clear-text'],
   clearTextReporter: { reportMutants: false, reportTests: false },

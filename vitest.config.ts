@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
 
 // FC_NUM_RUNS raises every property's runs (test/setup.ts, test/runs.ts); the time a test may
 // take grows with it (5 s per 100 runs, at most 10 minutes), so that only a hang times out. The
@@ -9,6 +9,8 @@ const testTimeout = Math.max(20_000, Number.isSafeInteger(numRuns) && numRuns > 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Once per `npm test`, after the build, by vitest.package.config.ts (`npm run package:check`).
+    exclude: [...configDefaults.exclude, 'test/build/**', 'test/package/**'],
     environment: 'node',
     setupFiles: ['test/setup.ts'],
     testTimeout,

@@ -24,7 +24,8 @@ class QuickestFirst extends BaseSequencer {
 // - test/facade/budget-update.properties.test.ts, whose properties assert absolute counts (each
 //   kind of recurrence change seen more than 100 times) that need their full 2,000 runs;
 // - the tests of what is around the core (test/server/, test/cli/, test/conformance/,
-//   test/explorer/) and the SQL differential on PGlite (test/sql/pushdown.properties.test.ts):
+//   test/explorer/, test/admin/, react-admin's stock components in a browser) and the SQL
+//   differential on PGlite (test/sql/pushdown.properties.test.ts):
 //   they start servers, databases, processes or a browser, and reach most of the core, so each
 //   mutant would pay for them; the core's own tests decide its mutants;
 // and fast-check with a fifth of each large property's runs from a fixed seed
@@ -49,6 +50,7 @@ export default mergeConfig(
         'test/conformance/**',
         'test/explorer/**',
         'test/admin/**',
+        'test/react-admin/stock.test.ts',
         'test/react-admin/server.test.ts',
         'test/openapi/prism.test.ts',
         'test/openapi/client.test.ts',
@@ -60,6 +62,9 @@ export default mergeConfig(
         'test/openapi/replies.test.ts',
         'test/react-admin/hostile.test.ts',
         'test/sql/pushdown.properties.test.ts',
+        'test/sql/decisions-pushdown.properties.test.ts',
+        // Copies src/ with a rule changed and records traffic through a server: a replay's end to end.
+        'test/decisions/changed-rule.test.ts',
         'node_modules/**'
       ],
       testTimeout: 120_000,

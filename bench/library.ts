@@ -5,6 +5,7 @@
  * `npm run bench` builds the package first.
  */
 import type * as Root from '../src/index'
+import type * as Decisions from '../src/decisions'
 import type * as Rules from '../src/rules'
 
 const built = async <M>(entry: string): Promise<M> => {
@@ -21,3 +22,6 @@ export const root = await built<typeof Root>('index')
 
 /** The typed layer, `budget-rules/rules`. */
 export const rules = await built<typeof Rules>('rules')
+
+/** The decision records, `budget-rules/decisions`. */
+export const decisions = await built<typeof Decisions>('decisions')

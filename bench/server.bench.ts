@@ -13,6 +13,11 @@
  *   characters), writes it and returns the row; the server locks, decides with
  *   `respondBudgetUpdate` (every rule of contract section 5) and writes the budget back.
  *
+ * The reference server runs twice: as `budget-rules serve` runs it, each decision recorded in the
+ * database and each request's JSON line logged (to /dev/null here: a file, as pino writes one),
+ * and with neither (`DECISION_LOG=off`, `LOG_LEVEL=silent`): what recording and logging cost
+ * (R-121, R-123; issue 27's goal: at most 15% of the throughput).
+ *
  * Answers are checked equal before anything is timed. The figures go to bench/server-results.json
  * and the table of docs/performance.md, from this run only.
  *
@@ -23,6 +28,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { serve as listenOn } from '@hono/node-server'
 import autocannon from 'autocannon'
+import { pino } from 'pino'
 import { type Context, Hono } from 'hono'
 import { openDatabase } from '../src/store/database'
 import { migrate } from '../src/store/migrations'
@@ -113,7 +119,18 @@ const plainServer = await new Promise<{ url: string; close: () => void }>((resol
     resolve({ url: `http://127.0.0.1:${info.port}`, close: () => server.close() })
   })
 })
-const reference = await listen(db, { rateLimitPerMinute: Number.MAX_SAFE_INTEGER, report: () => undefined })
+const reference = await listen(db, {
+  rateLimitPerMinute: Number.MAX_SAFE_INTEGER,
+  report: () => undefined,
+  logLevel: 'info',
+  logDestination: pino.destination({ dest: '/dev/null', sync: false })
+})
+const unrecorded = await listen(db, {
+  rateLimitPerMinute: Number.MAX_SAFE_INTEGER,
+  report: () => undefined,
+  decisionLog: false,
+  logLevel: 'silent'
+})
 
 // Equal answers first: the same page, the same headers, the same name written.
 const PAGE = '/v1/banking/bank_transactions?_start=0&_end=25&_order=desc'
@@ -122,7 +139,7 @@ const pageOf = async (url: string) => {
   return { status: r.status, range: r.headers.get('content-range'), total: r.headers.get('x-total-count'), body: await r.text() }
 }
 const ours = await pageOf(reference.url)
-for (const theirs of [await pageOf(plainServer.url), await pageOf(`${plainServer.url}/kept`)])
+for (const theirs of [await pageOf(plainServer.url), await pageOf(`${plainServer.url}/kept`), await pageOf(unrecorded.url)])
   if (JSON.stringify(ours) !== JSON.stringify(theirs) || ours.status !== 200 || ours.range !== `0-24/${ROWS}`)
     throw new Error(`the pages differ:\n${JSON.stringify(ours).slice(0, 400)}\n${JSON.stringify(theirs).slice(0, 400)}`)
 const PATCH = {
@@ -130,7 +147,7 @@ const PATCH = {
   headers: { ...ADMIN, 'content-type': 'application/json' },
   body: '{"budget":{"name":"Travel 2027"}}'
 }
-for (const url of [reference.url, plainServer.url]) {
+for (const url of [reference.url, unrecorded.url, plainServer.url]) {
   const r = await fetch(`${url}/v1/budgets/b-travel`, PATCH)
   const name = ((await r.json()) as { name?: string }).name
   if (r.status !== 200 || name !== 'Travel 2027') throw new Error(`${url}: PATCH replied ${r.status} with name ${String(name)}`)
@@ -160,8 +177,10 @@ const load = async (url: string, options: Partial<autocannon.Options>): Promise<
 // The count(*) handler goes last: PGlite runs one statement at a time, and the counts still
 // queued when its run ends would hold up whatever ran next.
 const libraryPage = await load(reference.url + PAGE, { headers: ADMIN })
+const unrecordedPage = await load(unrecorded.url + PAGE, { headers: ADMIN })
 const plainKeptPage = await load(`${plainServer.url}/kept${PAGE}`, { headers: ADMIN })
 const libraryPatch = await load(`${reference.url}/v1/budgets/b-travel`, PATCH)
+const unrecordedPatch = await load(`${unrecorded.url}/v1/budgets/b-travel`, PATCH)
 const plainPatch = await load(`${plainServer.url}/v1/budgets/b-travel`, PATCH)
 const plainPage = await load(plainServer.url + PAGE, { headers: ADMIN })
 const results = {
@@ -169,28 +188,35 @@ const results = {
   database: `PGlite (in memory), ${ROWS} bank transactions`,
   connections: CONNECTIONS,
   seconds: SECONDS,
-  page: { plain: plainPage, plainKept: plainKeptPage, library: libraryPage },
-  patch: { plain: plainPatch, library: libraryPatch }
+  page: { plain: plainPage, plainKept: plainKeptPage, unrecorded: unrecordedPage, library: libraryPage },
+  patch: { plain: plainPatch, unrecorded: unrecordedPatch, library: libraryPatch }
 }
 for (const [name, figure] of Object.entries({ ...results.page, ...results.patch }))
   if (figure.errors > 0 || figure.non_2xx > 0)
     throw new Error(`${name}: ${figure.errors} errors, ${figure.non_2xx} replies not 2xx`)
 plainServer.close()
 await reference.close()
+await unrecorded.close()
 await db.close()
 
 writeFileSync('bench/server-results.json', `${JSON.stringify(results, null, 2)}\n`)
-const row = (what: string, plainFigure: Figure, library: Figure) =>
-  `| ${what} | ${plainFigure.requests_per_second} | ${library.requests_per_second} | ${(library.requests_per_second / plainFigure.requests_per_second).toFixed(2)} | ${plainFigure.latency_p50_ms} / ${library.latency_p50_ms} | ${plainFigure.latency_p99_ms} / ${library.latency_p99_ms} |`
+const ratio = (a: Figure, b: Figure) => (a.requests_per_second / b.requests_per_second).toFixed(2)
+const row = (what: string, plainFigure: Figure, unrecordedFigure: Figure, library: Figure) =>
+  `| ${what} | ${plainFigure.requests_per_second} | ${unrecordedFigure.requests_per_second} | ${library.requests_per_second} | ${ratio(library, plainFigure)} | ${ratio(library, unrecordedFigure)} | ${plainFigure.latency_p50_ms} / ${library.latency_p50_ms} | ${plainFigure.latency_p99_ms} / ${library.latency_p99_ms} |`
 const table = [
   '<!-- server: written by bench/server.bench.ts -->',
-  `Requests per second over loopback (autocannon, ${CONNECTIONS} connections, ${SECONDS} s each), ${results.database}; ${results.machine}. Command: \`npm run bench:server\`.`,
+  `Requests per second over loopback (autocannon, ${CONNECTIONS} connections, ${SECONDS} s each), ${results.database}; ${results.machine}. Command: \`npm run bench:server\`. The reference server records every decision and logs a JSON line per request; "without records and log" is the same server with \`DECISION_LOG=off\` and \`LOG_LEVEL=silent\`.`,
   '',
-  '| request | plain Hono handler | reference server | server ÷ plain | p50 ms (plain / server) | p99 ms (plain / server) |',
-  '| --- | --- | --- | --- | --- | --- |',
-  row('GET a page of 25, newest first (plain: `count(*)`)', results.page.plain, results.page.library),
-  row('GET a page of 25, newest first (plain: the kept count)', results.page.plainKept, results.page.library),
-  row('PATCH a budget name', results.patch.plain, results.patch.library),
+  '| request | plain Hono handler | server without records and log | reference server | server ÷ plain | server ÷ without records and log | p50 ms (plain / server) | p99 ms (plain / server) |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- |',
+  row('GET a page of 25, newest first (plain: `count(*)`)', results.page.plain, results.page.unrecorded, results.page.library),
+  row(
+    'GET a page of 25, newest first (plain: the kept count)',
+    results.page.plainKept,
+    results.page.unrecorded,
+    results.page.library
+  ),
+  row('PATCH a budget name', results.patch.plain, results.patch.unrecorded, results.patch.library),
   '<!-- /server -->'
 ].join('\n')
 const doc = readFileSync('docs/performance.md', 'utf8')

@@ -4,8 +4,11 @@
  * its reasons with their decision records, the fields the caller may change and the budget's
  * periods drawn. Recomputed on every change; nothing here throws on bad input: the facade
  * answers it (a 500 for a malformed budget or today), and the parts that need a valid budget
- * say why they cannot be drawn.
+ * say why they cannot be drawn. Opened with `#decision=<a decision record as JSON>` (the admin
+ * console's link), it shows the record's reply and what the library here decides of its case,
+ * and a budget update's case fills the form.
  */
+import { DecisionRecord, replay } from '../src/decisions'
 import { permittedUpdateFields, respondBudgetUpdate, type Session } from '../src/index'
 import { Budget, type RuleId, rules, updateFields } from '../src/rules'
 import { periodsSvg } from '../src/timeline/svg'
@@ -396,6 +399,78 @@ const guarded = (): void => {
 }
 
 // -------------------------------------------------------------------------------------
+// a recorded decision (R-121)
+// -------------------------------------------------------------------------------------
+
+const RECORDED = '#decision='
+
+/** A record's case as the form's inputs: the caller as the session and the budget make them. */
+const fillFromCase = (c: Readonly<Record<string, unknown>>): void => {
+  const request = (c.request ?? {}) as { headers?: Readonly<Record<string, string>>; body?: string }
+  const session = c.session as Session
+  const budget = (c.budget ?? {}) as Readonly<Record<string, Value>>
+  const membership = session.user === null ? undefined : session.memberships[request.headers?.['company-id'] ?? '']
+  control('session').value =
+    session.user === null
+      ? 'unknown'
+      : !session.user.email_verified
+        ? 'unverified'
+        : membership === undefined
+          ? 'outsider'
+          : 'member'
+  const user = session.user?.id
+  control('relation').value =
+    user !== undefined && user === budget.manager_id
+      ? 'manager'
+      : user !== undefined && user === budget.co_manager_id
+        ? 'co_manager'
+        : 'none'
+  // An outsider's role is the one it holds in its own company.
+  const role = membership ?? Object.values(session.memberships)[0]
+  control('role').value = role?.role ?? 'member'
+  const manage = control('budgets_manage')
+  if (manage instanceof HTMLInputElement) manage.checked = role?.permissions.includes('budgets_manage') === true
+  control('members').value = ((c.company_member_ids ?? []) as ReadonlyArray<string>).join(', ')
+  fillBudget(budget)
+  control('today').value = typeof c.today === 'string' ? c.today : ''
+  control('body').value = request.body ?? ''
+}
+
+/** The record of the page's link, shown with what the library here decides of it; a budget update's case fills the form. */
+const openRecorded = (): void => {
+  if (!window.location.hash.startsWith(RECORDED)) return
+  byId('recorded').hidden = false
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(decodeURIComponent(window.location.hash.slice(RECORDED.length)))
+  } catch {
+    parsed = null
+  }
+  const decoded = DecisionRecord.decode(parsed)
+  if (decoded._tag === 'Left') {
+    show(byId('recorded-summary'), 'The link holds no decision record.')
+    return
+  }
+  const r = decoded.right
+  show(
+    byId('recorded-summary'),
+    `Request ${r.request_id} (${r.endpoint}, ${r.method} ${r.path}) at ${r.at}, by ${r.actor_id ?? 'no user'}: replied ${r.status}, decided by ${r.rules.at(-1) ?? 'no rule'} (budget-rules ${r.library_version}).`
+  )
+  const found = replay(r)
+  const verdict = byId('recorded-replay')
+  verdict.dataset.replay = !found.replayable ? 'not-replayable' : found.same ? 'same' : 'differs'
+  show(
+    verdict,
+    !found.replayable
+      ? `It cannot be decided again here: ${found.reason}.`
+      : found.same
+        ? 'Decided again here, its case gets the same reply.'
+        : `Decided again here, its case gets another reply: ${found.actual.status}, decided by ${found.actual.rules.at(-1) ?? 'no rule'}.`
+  )
+  if (r.endpoint === 'budget.update' && r.case !== null) fillFromCase(r.case)
+}
+
+// -------------------------------------------------------------------------------------
 // start
 // -------------------------------------------------------------------------------------
 
@@ -424,5 +499,6 @@ form.addEventListener('input', (event) => {
 form.addEventListener('submit', (event) => {
   event.preventDefault()
 })
+openRecorded()
 guarded()
 document.body.dataset.ready = 'true'

@@ -36,16 +36,19 @@ export const decisionRecords = (): Record<string, DecisionRecord> => {
   )
 }
 
-/** Writes the page to `outdir`: index.html, style.css and main.js. */
-export const buildExplorer = (outdir: string = EXPLORER_OUT): Promise<PageBuild> =>
-  buildPage({
+/** Writes the page to `outdir`: index.html, style.css and main.js; the records it embeds are among its inputs. */
+export const buildExplorer = async (outdir: string = EXPLORER_OUT): Promise<PageBuild> => {
+  const records = decisionRecords()
+  const built = await buildPage({
     source: SOURCE,
     entry: 'main.ts',
     copied: ['index.html', 'style.css'],
     outdir,
     // A JSON literal: the records travel in the bundle, read once at build time.
-    options: { define: { DECISION_RECORDS: JSON.stringify(decisionRecords()) } }
+    options: { define: { DECISION_RECORDS: JSON.stringify(records) } }
   })
+  return { ...built, inputs: [...built.inputs, ...Object.keys(records).map((file) => join(DECISIONS, file))] }
+}
 
 if (process.argv[1] === fileURLToPath(import.meta.url))
   console.log(builtLine(await buildExplorer(process.argv[2] ?? EXPLORER_OUT)))

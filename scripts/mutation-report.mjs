@@ -1,15 +1,15 @@
-// Turns Stryker's results (docs/mutation-incremental.json, written by `npm run mutation`) into
-// docs/mutation.md: the overall score, the score of each file, and every mutant that
-// survived or that no test covers, with why. Why comes from docs/mutation-equivalents.json, a
+// Turns Stryker's results (mutation/incremental.json, written by `npm run mutation`) into
+// mutation/report.md: the overall score, the score of each file, and every mutant that
+// survived or that no test covers, with why. Why comes from mutation/equivalents.json, a
 // table written by hand: one entry per equivalent mutant (file, the source line it is on, as
 // text, trimmed, so that an entry follows the line when lines move and is dropped when the line
 // changes; mutator, the original code, the replacement) with a one-line reason. A survivor without an entry is listed as unexplained: a
 // test is missing. Exits 1 when the score is under 95% overall or 85% in any file.
 import { readFileSync, writeFileSync } from 'node:fs'
 
-const REPORT = process.argv[2] ?? 'docs/mutation-incremental.json'
-const EQUIVALENTS = 'docs/mutation-equivalents.json'
-const OUT = 'docs/mutation.md'
+const REPORT = process.argv[2] ?? 'mutation/incremental.json'
+const EQUIVALENTS = 'mutation/equivalents.json'
+const OUT = 'mutation/report.md'
 const OVERALL_MIN = 95
 const FILE_MIN = 85
 
@@ -93,7 +93,7 @@ const lines = [
   'the generators of `src/arbitraries`; `stryker.config.mjs` and `scripts/mutation-groups.mjs`; this file by',
   '`scripts/mutation-report.mjs`).',
   'Do not edit by hand: explain an equivalent mutant in',
-  '`docs/mutation-equivalents.json` instead.',
+  '`mutation/equivalents.json` instead.',
   '',
   `Mutation score: ${pct(overall)}`,
   '',

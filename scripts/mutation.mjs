@@ -1,6 +1,6 @@
 // `npm run mutation [-- <group>...]`: Stryker over each group of scripts/mutation-groups.mjs in
-// turn (all of them unless named), each run saving its results in docs/mutation-incremental.json
-// as it ends, then docs/mutation.md from them (scripts/mutation-report.mjs, which sets the exit
+// turn (all of them unless named), each run saving its results in mutation/incremental.json
+// as it ends, then mutation/report.md from them (scripts/mutation-report.mjs, which sets the exit
 // code).
 import { spawnSync } from 'node:child_process'
 import { createRequire } from 'node:module'

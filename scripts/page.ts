@@ -8,11 +8,12 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { build, type BuildOptions } from 'esbuild'
 
-/** What a build wrote: the folder, the bundle's size in bytes, and how long it took. */
+/** What a build wrote: the folder, the bundle's size in bytes, how long it took, and the files esbuild read for it. */
 export interface PageBuild {
   readonly outdir: string
   readonly bundleBytes: number
   readonly ms: number
+  readonly inputs: ReadonlyArray<string>
 }
 
 /** Bundles `source/entry` into `outdir/main.js` with `options` added, and copies `copied` from `source`. */
@@ -25,7 +26,7 @@ export const buildPage = async (page: {
 }): Promise<PageBuild> => {
   const started = performance.now()
   mkdirSync(page.outdir, { recursive: true })
-  await build({
+  const { metafile } = await build({
     entryPoints: [join(page.source, page.entry)],
     outfile: join(page.outdir, 'main.js'),
     bundle: true,
@@ -34,13 +35,19 @@ export const buildPage = async (page: {
     platform: 'browser',
     target: 'es2022',
     logLevel: 'silent',
-    ...page.options
+    ...page.options,
+    metafile: true
   })
   for (const file of page.copied) copyFileSync(join(page.source, file), join(page.outdir, file))
   return {
     outdir: page.outdir,
     bundleBytes: statSync(join(page.outdir, 'main.js')).size,
-    ms: Math.round(performance.now() - started)
+    ms: Math.round(performance.now() - started),
+    // Files only: a `define` shows as an input of its own, `<define:NAME>`.
+    inputs: [
+      ...Object.keys(metafile.inputs).filter((input) => !input.startsWith('<')),
+      ...page.copied.map((file) => join(page.source, file))
+    ]
   }
 }
 

@@ -18,6 +18,8 @@
  */
 
 // -- facades: a request and the server's data in, the exact reply out
+export { respondBudget } from './facade/budget-read'
+export { respondBudgetIndex, type BudgetIndexContext } from './facade/budget-index'
 export { respondBudgetUpdate } from './facade/budget-update'
 export { respondTopUp, respondWithdraw, respondAmount } from './facade/money'
 export type { BudgetContext, BudgetReply } from './facade/budget-context'
@@ -32,6 +34,7 @@ export {
   type IndexReply
 } from './facade/index-endpoint'
 export type { PageRequest } from './paging/request'
+export { planScope, type ScopeContext, type ScopePlan } from './facade/scope-plan'
 export { respondRoleAssignment, type RoleAssignmentContext, type RoleAssignmentReply } from './facade/role-assignment'
 export {
   respondAuthorizeTransaction,
@@ -50,7 +53,7 @@ export { endpoints, defineEndpoint, type Endpoint } from './paging/endpoint'
 
 // -- budgets, for a UI
 export type { Budget } from './budget/stored'
-export { permittedUpdateFields } from './budget/permissions'
+export { permittedUpdateFields, lockedUpdateFields, type LockRule } from './budget/permissions'
 export { advanceBudget, upcomingPeriods } from './budget/advance'
 
 // -- the client

@@ -15,7 +15,7 @@
  */
 
 // -- authentication and scope (contract section 4)
-export { Session, Role, authenticate, identify, budgetInScope, type Scope, type Identity } from './auth/session'
+export { Session, Role, authenticate, identify, budgetInScope, bearerKey, type Scope, type Identity } from './auth/session'
 export { Request, HeadersCodec } from './http/request'
 export { headerOf, type HeaderValue, type HeadersLike } from './http/headers'
 

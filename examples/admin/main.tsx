@@ -3,10 +3,14 @@
  * with the rules in the browser. The API key and company typed in on the login page are kept by
  * the authProvider (localStorage); transactions are listed, paged, sorted and filtered as the
  * service spells it; a budget is shown with its next periods drawn as the SVG timeline, and
- * edited with the inputs its caller may not change disabled (permittedUpdateFields) and a
- * preview of the periods a recurrence change gives (respondBudgetUpdate, then upcomingPeriods,
- * run here, before anything is sent). scripts/admin.ts bundles it into dist/admin/; the server
- * serves it at /admin/ (src/server/admin.ts).
+ * edited with the inputs its caller may not change disabled, each saying the rule that locks it
+ * (lockedUpdateFields, the rule's words from the catalogue), and a preview of the periods a
+ * recurrence change gives (respondBudgetUpdate, then upcomingPeriods, run here, before anything
+ * is sent). A budget shows its history (its decision records: when, who, status, fields changed,
+ * rules) and the decisions page finds a request id typed in, each record with its rules in words
+ * and a link that opens its case in the decision explorer. scripts/admin.ts bundles it into
+ * dist/admin/; the server serves it at /admin/
+ * (src/server/admin.ts).
  */
 import { type ReactNode, useEffect, useState } from 'react'
 import { createRoot } from 'react-dom/client'
@@ -38,10 +42,13 @@ import {
   TopToolbar,
   useLogin,
   useNotify,
+  useGetManyReference,
   useRecordContext,
   useRefresh
 } from 'react-admin'
-import { type Budget, permittedUpdateFields, respondBudgetUpdate } from '../../src/index'
+import type { DecisionRecord } from '../../src/decisions'
+import { type Budget, type LockRule, lockedUpdateFields, respondBudgetUpdate } from '../../src/index'
+import { rules } from '../../src/rules'
 import { type BudgetRulesDataProvider, reactAdminDataProvider } from '../../src/react-admin'
 import { periodsSvg } from '../../src/timeline/svg'
 
@@ -282,6 +289,149 @@ const MoneyButtons = () => {
   )
 }
 
+// -------------------------------------------------------------------------------------
+// decisions: a budget's history, and the records found by request id
+// -------------------------------------------------------------------------------------
+
+type Recorded = DecisionRecord & { readonly id: string }
+
+/** A rule's words from the catalogue, or a note that this version has no such rule. */
+const ruleWords = (rule: string): string =>
+  Object.hasOwn(rules, rule) ? rules[rule as keyof typeof rules].summary : 'not a rule of this version'
+
+const changesText = (record: Recorded): string =>
+  record.changes.length === 0
+    ? 'nothing'
+    : record.changes.map((c) => `${c.field}: ${JSON.stringify(c.before)} → ${JSON.stringify(c.after)}`).join('; ')
+
+/** The decision explorer with this record's case filled in (explorer/main.ts reads the hash). */
+const explorerLink = (record: Recorded): string => `/#decision=${encodeURIComponent(JSON.stringify(record))}`
+
+/** A budget's history, read when asked for (one request, not one per view). */
+const BudgetHistory = () => {
+  const [open, setOpen] = useState(false)
+  return open ? (
+    <HistoryTable />
+  ) : (
+    <Button
+      label="History"
+      onClick={() => {
+        setOpen(true)
+      }}
+    />
+  )
+}
+
+/**
+ * A budget's last decisions but its reads, newest first; to a caller without full rights, the
+ * service's refusal in words (asked once: a refusal is no reason to ask again).
+ */
+const HistoryTable = () => {
+  const budget = useRecordContext<Budget & { id: string }>()
+  const { data, error, isPending } = useGetManyReference<Recorded>(
+    'decisions',
+    {
+      target: 'resource_id',
+      id: budget?.id ?? '',
+      pagination: { page: 1, perPage: 10 },
+      sort: { field: 'at', order: 'DESC' },
+      filter: { 'endpoint[$nin]': ['budget.get'] }
+    },
+    { enabled: budget !== undefined, retry: false }
+  )
+  if (budget === undefined || isPending) return null
+  if (error !== null)
+    return (
+      <p className="history-note">
+        {error instanceof HttpError && error.status === 401
+          ? 'The history is shown to owners, admins and members with budgets_manage.'
+          : messageOf(error)}
+      </p>
+    )
+  return (
+    <table className="history" aria-label="history">
+      <thead>
+        <tr>
+          <th>when</th>
+          <th>who</th>
+          <th>request</th>
+          <th>status</th>
+          <th>changed</th>
+          <th>decided by</th>
+        </tr>
+      </thead>
+      <tbody>
+        {data.map((r) => (
+          <tr key={r.id} data-request-id={r.id}>
+            <td>{r.at}</td>
+            <td>{r.actor_id ?? 'no user'}</td>
+            <td>
+              {r.method} {r.path}
+            </td>
+            <td>{r.status}</td>
+            <td>{changesText(r)}</td>
+            <td title={ruleWords(r.rules.at(-1) ?? '')}>{r.rules.at(-1) ?? (r.replay_of === null ? '' : `replay of ${r.replay_of}`)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}
+
+/** One record in full: the request, the reply, each rule and what it means, the changes. */
+const DecisionPanel = () => {
+  const record = useRecordContext<Recorded>()
+  if (record === undefined) return null
+  const body = (record.case?.request as { body?: unknown } | undefined)?.body
+  return (
+    <div className="decision" data-request-id={record.id}>
+      <p>
+        <code>
+          {record.method} {record.path}
+        </code>{' '}
+        by {record.actor_id ?? 'no user'}, key {record.key_id ?? 'none'}, at {record.at}
+      </p>
+      {typeof body === 'string' ? <pre className="decision-body">{body}</pre> : null}
+      <p>
+        replied {record.status}
+        {record.replay_of === null ? '' : `, the reply to ${record.replay_of} again`}
+      </p>
+      <ol className="decision-rules">
+        {record.rules.map((rule) => (
+          <li key={rule} data-rule={rule}>
+            <code>{rule}</code> {ruleWords(rule)}
+          </li>
+        ))}
+      </ol>
+      <p className="decision-changes">changed: {changesText(record)}</p>
+      {record.case === null ? null : (
+        <a className="explorer-link" href={explorerLink(record)} target="_blank" rel="noreferrer">
+          Open its case in the decision explorer
+        </a>
+      )}
+    </div>
+  )
+}
+
+const decisionFilters = [
+  <TextInput key="request_id" source="request_id" label="Request id" alwaysOn resettable />,
+  <TextInput key="resource_id" source="resource_id" label="Resource" />,
+  <TextInput key="actor_id" source="actor_id" label="User" />
+]
+
+const DecisionList = () => (
+  <List filters={decisionFilters} sort={{ field: 'at', order: 'DESC' }} perPage={25} exporter={false}>
+    <Datagrid bulkActionButtons={false} rowClick="expand" expand={<DecisionPanel />}>
+      <TextField source="at" />
+      <TextField source="id" label="request id" sortable={false} />
+      <TextField source="endpoint" sortable={false} />
+      <NumberField source="status" sortable={false} />
+      <TextField source="actor_id" emptyText="no user" sortable={false} />
+      <TextField source="resource_id" emptyText="" sortable={false} />
+    </Datagrid>
+  </List>
+)
+
 const ShowActions = () => (
   <TopToolbar>
     <EditButton />
@@ -305,6 +455,7 @@ const BudgetShow = () => (
       <NumberField source="balance_cents" emptyText="tracking" />
       <BudgetPeriods />
       <MoneyButtons />
+      <BudgetHistory />
     </SimpleShowLayout>
   </Show>
 )
@@ -331,28 +482,41 @@ const askRights = async (budget: Budget): Promise<Rights> => {
   return 'none'
 }
 
-/** The fields this caller may change, by permittedUpdateFields over the rights the service showed. */
-const usePermitted = (budget: Budget | undefined): ReadonlyArray<string> | null => {
-  const [permitted, setPermitted] = useState<ReadonlyArray<string> | null>(null)
+type Locks = Partial<Record<string, LockRule>>
+
+/** Why each field this caller may not change is locked, by lockedUpdateFields over the rights the service showed. */
+const useLocks = (budget: Budget | undefined): Locks | null => {
+  const [locks, setLocks] = useState<Locks | null>(null)
+  // A row of the list (GET /v1/budgets gives some fields only) stands in until the budget itself
+  // arrives: nothing is asked of it.
+  const whole = budget !== undefined && 'manager_id' in budget && 'co_manager_id' in budget
   // Asked once per budget, its managers and status (what the rights depend on), not again for
   // each new copy of the record a refetch gives.
-  const key = budget === undefined ? null : `${budget.id} ${budget.manager_id ?? ''} ${budget.co_manager_id ?? ''} ${budget.status}`
+  const key = whole ? `${budget.id} ${budget.manager_id ?? ''} ${budget.co_manager_id ?? ''} ${budget.status}` : null
   useEffect(() => {
-    if (budget === undefined) return
+    if (!whole) return
     let live = true
     void askRights(budget).then((rights) => {
       const caller =
         rights === 'full'
           ? { user_id: 'signed-in', role: 'admin' as const, permissions: [] }
           : { user_id: rights === 'manager' ? (budget.manager_id ?? budget.co_manager_id ?? '') : 'signed-in', role: 'member' as const, permissions: [] }
-      if (live) setPermitted(permittedUpdateFields(caller, budget))
+      if (live) setLocks(lockedUpdateFields(caller, budget))
     })
     return () => {
       live = false
     }
   }, [key])
-  return permitted
+  return locks
 }
+
+/** Beside a locked input: the rule that locks it, by its id and its words in the rules catalogue. */
+const lockNote = (rule: LockRule | undefined) =>
+  rule === undefined ? undefined : (
+    <span className="locked" data-rule={rule}>
+      Locked by {rule}: {rules[rule].summary}
+    </span>
+  )
 
 const RECURRENCE = ['recurrence_unit', 'recurrence_every', 'base_amount_cents'] as const
 
@@ -388,9 +552,10 @@ const Labelled = ({ children }: { children: ReactNode }) => <div style={{ width:
 
 const BudgetForm = () => {
   const budget = useRecordContext<Budget & { id: string }>()
-  const permitted = usePermitted(budget)
-  if (budget === undefined || permitted === null) return null
-  const locked = (field: string) => !permitted.includes(field)
+  const locks = useLocks(budget)
+  if (budget === undefined || locks === null) return null
+  // Disabled, and saying why, or neither.
+  const lock = (field: string) => ({ disabled: locks[field] !== undefined, helperText: lockNote(locks[field]) })
   return (
     // Save only: the service deletes no budget.
     <SimpleForm
@@ -400,27 +565,27 @@ const BudgetForm = () => {
         </Toolbar>
       }
     >
-      <TextInput source="name" disabled={locked('name')} />
-      <TextInput source="description" disabled={locked('description')} />
+      <TextInput source="name" {...lock('name')} />
+      <TextInput source="description" {...lock('description')} />
       <SelectInput
         source="access"
         choices={[
           { id: 'everyone', name: 'everyone' },
           { id: 'members', name: 'members' }
         ]}
-        disabled={locked('access')}
+        {...lock('access')}
       />
-      <DateInput source="ends_on" disabled={locked('ends_on')} />
-      <TextInput source="manager_id" disabled={locked('manager_id')} />
+      <DateInput source="ends_on" {...lock('ends_on')} />
+      <TextInput source="manager_id" {...lock('manager_id')} />
       <SelectInput
         source="recurrence_unit"
         choices={['day', 'week', 'month', 'year'].map((u) => ({ id: u, name: u }))}
         emptyText="no renewal"
         parse={(v: unknown) => (v === '' ? null : v)}
-        disabled={locked('recurrence_unit')}
+        {...lock('recurrence_unit')}
       />
-      <NumberInput source="recurrence_every" disabled={locked('recurrence_every')} />
-      <NumberInput source="base_amount_cents" disabled={locked('base_amount_cents')} />
+      <NumberInput source="recurrence_every" {...lock('recurrence_every')} />
+      <NumberInput source="base_amount_cents" {...lock('base_amount_cents')} />
       <Labelled>
         <Preview budget={budget} />
       </Labelled>
@@ -443,6 +608,7 @@ const App = () => (
   <Admin dataProvider={dataProvider} authProvider={authProvider} loginPage={LoginPage} requireAuth disableTelemetry>
     <Resource name="bank_transactions" options={{ label: 'Transactions' }} list={TransactionList} />
     <Resource name="budgets" list={BudgetList} show={BudgetShow} edit={BudgetEdit} />
+    <Resource name="decisions" list={DecisionList} />
   </Admin>
 )
 

@@ -21,11 +21,15 @@ const nobody = { user: null, memberships: {} }
  */
 export function createStore({ budgets = [], sessions = {}, members = {}, transactions = {}, today = todayIn('America/Santiago') }) {
   const byId = new Map(budgets.map((b) => [b.id, b]))
+  const decisions = []
   return {
     budgets: byId,
     today,
     budget: (id) => byId.get(id) ?? null,
     save: (budget) => void byId.set(budget.id, budget),
+    // The decision records kept (express.mjs keeps one per request a facade decides).
+    decisions,
+    keep: (record) => void decisions.push(record),
     // The session the request's API key resolves to. The facade checks the Authorization header
     // again (auth.bearer); here it is only read to find the key.
     session: (headers) => {

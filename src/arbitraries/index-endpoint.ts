@@ -57,7 +57,10 @@ export const instant: fc.Arbitrary<string> = fc
 // records
 // -------------------------------------------------------------------------------------
 
-const valueOf = (type: FieldType): fc.Arbitrary<unknown> => {
+const valueOf = (type: FieldType): fc.Arbitrary<unknown> =>
+  type.nullable === true ? fc.option(valueOfType(type), { nil: null, freq: 4 }) : valueOfType(type)
+
+const valueOfType = (type: FieldType): fc.Arbitrary<unknown> => {
   switch (type.type) {
     case 'integer':
       return fc.oneof(fc.constantFrom(0, 800, 1200), fc.integer({ min: -1_000_000, max: 10_000_000 }))
@@ -69,6 +72,8 @@ const valueOf = (type: FieldType): fc.Arbitrary<unknown> => {
       return fc.integer({ min: 1, max: 999 }).map((n) => `tx-${pad(n, 3)}`)
     case 'string':
       return fc.stringMatching(/^[a-z]{1,12}$/)
+    case 'json':
+      return fc.jsonValue({ maxDepth: 2 })
   }
 }
 
@@ -122,13 +127,13 @@ const window: fc.Arbitrary<ReadonlyArray<Parameter>> = fc.oneof(
 )
 
 const filterValue = (type: FieldType): fc.Arbitrary<string> =>
-  type.type === 'integer' ? fc.integer({ min: -1000, max: 5000 }).map(String) : valueOf(type).map(String)
+  type.type === 'integer' ? fc.integer({ min: -1000, max: 5000 }).map(String) : valueOfType(type).map(String)
 
 const ordered = (type: FieldType): boolean => type.type === 'integer' || type.type === 'instant'
 
 /** A filter the endpoint accepts: `field=value`, `field[$op]=value`, `$in`/`$nin` lists. */
 const filter = (endpoint: Endpoint): fc.Arbitrary<Parameter> =>
-  fc.constantFrom(...Object.keys(endpoint.fields)).chain((field) => {
+  fc.constantFrom(...Object.keys(endpoint.fields).filter((f) => endpoint.fields[f]?.type !== 'json')).chain((field) => {
     const type = endpoint.fields[field] as FieldType
     const ops = ['$eq', '$ne', ...(ordered(type) ? ['$gt', '$gte', '$lt', '$lte'] : [])]
     const value = filterValue(type)

@@ -159,8 +159,26 @@ export interface Identity {
 // rules
 // -------------------------------------------------------------------------------------
 
-/** `Bearer` in any case, then one token of visible characters. */
-const BEARER = /^bearer +[!-~]+ *$/i
+/** `Bearer` in any case, then one token of visible characters: the key. */
+const BEARER = /^bearer +([!-~]+) *$/i
+
+/**
+ * The key of an `Authorization: Bearer <key>` header, as rule `auth.bearer` reads it (scheme in
+ * any case, one token of visible ASCII), or undefined: the one reading of a bearer key, for a
+ * server that looks the key's session up as for the rules (R-112).
+ *
+ * @example
+ * bearerKey({ Authorization: 'bearer  sk_live_7 ' }) //=> 'sk_live_7'
+ * bearerKey({ Authorization: 'Bearer sk live' }) //=> undefined
+ * bearerKey({}) //=> undefined
+ *
+ * @category rules
+ * @since 0.4.0
+ */
+export const bearerKey = (headers: Request['headers']): string | undefined => {
+  const authorization = headerOf(headers, 'authorization')
+  return authorization === undefined ? undefined : BEARER.exec(authorization)?.[1]
+}
 
 /**
  * Rows 1 and 2: a bearer key that resolved to a user whose email is verified. Enough for

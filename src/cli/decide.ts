@@ -1,60 +1,59 @@
 /**
  * `budget-rules decide case.json`: the reply the library gives to one case (a request, the
- * session, the budget and `today`), and the reasons for it, as a server would decide it.
+ * session, and what the server looked up: the budget and `today`, a transaction, ...), and the
+ * reasons for it, as a server would decide it. A case is what a decision record keeps (R-120),
+ * for any decision endpoint; an index case holds its `records`.
  *
  * @example
- * caseEndpoints //=> ['budget.update', 'budget.top_up', 'budget.withdraw', 'budget.amount']
+ * caseEndpoints.slice(0, 5) //=> ['budget.get', 'budget.update', 'budget.top_up', 'budget.withdraw', 'budget.amount']
  *
  * @since 0.1.0
  */
 import { STATUS_CODES } from 'node:http'
 import type { Command } from 'commander'
-import { type BudgetContext, type BudgetReply } from '../facade/budget-context'
-import { respondBudgetUpdate } from '../facade/budget-update'
-import { respondAmount, respondTopUp, respondWithdraw } from '../facade/money'
+import { either as E } from 'fp-ts'
+import { decideCase as decide, decisionEndpoints } from '../decisions'
+import type { AnyReply } from '../reply/reply'
 import { describeValue } from '../json/describe'
 import { isJsonObject } from '../json/value'
 import { CliError, readJsonFile } from './input'
 import type { Io } from './io'
 
-const facades: Readonly<Record<string, (context: BudgetContext) => BudgetReply>> = {
-  'budget.update': respondBudgetUpdate,
-  'budget.top_up': respondTopUp,
-  'budget.withdraw': respondWithdraw,
-  'budget.amount': respondAmount
-}
-
 /**
- * The endpoints a case may name, by their conformance names (R-91).
+ * The endpoints a case may name: the decision endpoints (R-120), the conformance kit's names.
  *
  * @example
  * caseEndpoints.includes('budget.update') //=> true
  *
  * @since 0.1.0
  */
-export const caseEndpoints = Object.keys(facades)
+export const caseEndpoints: ReadonlyArray<string> = decisionEndpoints
 
 /** The request id of a case that names none. */
 const DEFAULT_REQUEST_ID = 'req-cli'
 
 /**
- * The reply to a case read from `file`: `{ endpoint, request, session, budget, today,
- * company_member_ids?, request_id? }`. Only the endpoint is checked here; the rest is what the
- * server hands the facade, which checks it itself (a malformed one is its 500, reasons saying why).
+ * The reply to a case read from `file`: `{ endpoint, request, session, ..., request_id? }`, the
+ * facade's input and its name. Only the endpoint is checked here; the rest is what the server
+ * hands the facade, which checks it itself (a malformed one is its 500, reasons saying why).
  *
  * @example
- * (() => { try { return decideCase('case.json', { endpoint: 'budget.close' }) } catch (e) { return String(e) } })()
- * //=> 'CliError: case.json: endpoint is "budget.close", not one of budget.update, budget.top_up, budget.withdraw, budget.amount'
+ * (() => { try { return decideCase('case.json', { endpoint: 'budget.close' }) } catch (e) { return String(e).slice(0, 100) } })()
+ * //=> 'CliError: case.json: endpoint is "budget.close", not one of budget.get, budget.update, budget.top_up'
  *
  * @since 0.1.0
  */
-export const decideCase = (file: string, json: unknown): BudgetReply => {
+export const decideCase = (file: string, json: unknown): AnyReply & { readonly budget?: unknown } => {
   if (!isJsonObject(json)) throw new CliError(`${file}: a case is a JSON object, not ${describeValue(json)}`)
-  const { endpoint, request_id = DEFAULT_REQUEST_ID, ...context } = json
-  const facade = typeof endpoint === 'string' && Object.hasOwn(facades, endpoint) ? facades[endpoint] : undefined
-  if (facade === undefined)
+  const { endpoint } = json
+  if (typeof endpoint !== 'string' || !(caseEndpoints as ReadonlyArray<unknown>).includes(endpoint))
     throw new CliError(`${file}: endpoint is ${describeValue(endpoint)}, not one of ${caseEndpoints.join(', ')}`)
-  return facade({ ...context, request_id } as unknown as BudgetContext)
+  const decided = decide({ request_id: DEFAULT_REQUEST_ID, ...json })
+  if (E.isLeft(decided)) throw new CliError(`${file}: ${decided.left}`)
+  const found = decided.right
+  if (found._tag === 'Reply') return found.reply
+  if (found.plan._tag === 'Reply') return found.plan.reply
+  throw new CliError(`${file}: an index case is answered with its records: add "records": [...] to it`)
 }
 
 /**
@@ -67,7 +66,7 @@ export const decideCase = (file: string, json: unknown): BudgetReply => {
  *
  * @since 0.1.0
  */
-export const replyText = (reply: Pick<BudgetReply, 'status' | 'headers' | 'body' | 'reasons'>): string => {
+export const replyText = (reply: Pick<AnyReply, 'status' | 'headers' | 'body' | 'reasons'>): string => {
   const width = Math.max(0, ...reply.reasons.map((r) => r.rule.length))
   return [
     `HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status] ?? ''}`.trimEnd(),
@@ -88,7 +87,7 @@ export const replyText = (reply: Pick<BudgetReply, 'status' | 'headers' | 'body'
  * @since 0.1.0
  */
 export const replyJson = (
-  reply: Pick<BudgetReply, 'status' | 'headers' | 'body' | 'reasons'> & { readonly budget?: unknown }
+  reply: Pick<AnyReply, 'status' | 'headers' | 'body' | 'reasons'> & { readonly budget?: unknown }
 ): string =>
   `${JSON.stringify(
     {
@@ -111,7 +110,10 @@ export const decideCommand = (program: Command, io: Io): Command =>
   program
     .command('decide')
     .description(`print the reply and the reasons the library gives to a case (endpoint: ${caseEndpoints.join(', ')})`)
-    .argument('<case.json>', 'a case: { endpoint, request, session, budget, today, company_member_ids?, request_id? }')
+    .argument(
+      '<case.json>',
+      "a case: { endpoint, request, session, ..., request_id? }, a facade's input as a decision record keeps it"
+    )
     .option('--json', 'print { status, headers, body, reasons, budget? } as JSON')
     .action((file: string, options: { json?: boolean }) => {
       const reply = decideCase(file, readJsonFile(file))

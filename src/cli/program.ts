@@ -3,7 +3,8 @@
  * problem with what the user gave (a missing file, a file that is not JSON, a budget that is not
  * a valid stored budget, a bad option value) prints one line, `error: ...`, and exits 1; a
  * usage error (an unknown command or option, a missing argument) is commander's line and exits 2.
- * A check that fails (`conformance` finding a disagreement) prints its report and exits 1.
+ * A check that fails (`conformance` finding a disagreement, `replay` a reply that differs)
+ * prints its report and exits 1.
  * Nothing prints a stack trace.
  *
  * @since 0.1.0
@@ -11,6 +12,7 @@
 import { Command, CommanderError } from 'commander'
 import { CommandFailed, conformanceCommand } from './conformance'
 import { decideCommand } from './decide'
+import { decisionsCommand, replayCommand } from './decisions'
 import type { Io } from './io'
 import { periodsCommand } from './periods'
 import { serveCommand } from './serve'
@@ -24,7 +26,7 @@ const EXIT_USAGE = 2
  *
  * @example
  * program({ out: () => undefined, err: () => undefined, env: {}, signal: () => new Promise(() => undefined) }).commands.map((c) => c.name())
- * //=> ['decide', 'periods', 'serve', 'conformance']
+ * //=> ['decide', 'periods', 'serve', 'conformance', 'decisions', 'replay']
  *
  * @since 0.1.0
  */
@@ -37,6 +39,8 @@ export const program = (io: Io): Command => {
   periodsCommand(cli, io)
   serveCommand(cli, io)
   conformanceCommand(cli, io)
+  decisionsCommand(cli, io)
+  replayCommand(cli, io)
   return cli
 }
 

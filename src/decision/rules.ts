@@ -205,6 +205,13 @@ export const rules = {
     refuses: [],
     decision: '0016-money-operations.md'
   },
+  'page.permission': {
+    summary:
+      'An endpoint read only with full rights (GET /v1/decisions) is read by an owner, an admin or a budgets_manage caller.',
+    source: 'R-121',
+    refuses: ['GuardRejected'],
+    decision: '0119-decision-records.md'
+  },
   'page.query': {
     summary:
       'The query string decodes as a form: at most 100 parameters, valid % escapes, no key twice, no unknown `_` parameter.',

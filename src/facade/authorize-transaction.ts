@@ -70,8 +70,8 @@ export interface BankTransaction {
   readonly updated_at?: string
 }
 
-/** The fields read from the server's transaction, in this order, each once. */
-const transactionFields = ['id', 'company_id', 'amount', 'status', 'created_at', 'updated_at'] as const
+/** The fields read from the server's transaction, in this order, each once (and what a decision record keeps of it). */
+export const transactionFields = ['id', 'company_id', 'amount', 'status', 'created_at', 'updated_at'] as const
 
 type TransactionField = (typeof transactionFields)[number]
 

@@ -26,9 +26,10 @@
  */
 import { either as E, function as fn } from 'fp-ts'
 import * as t from 'io-ts'
-import { authenticate, identify, Session } from '../auth/session'
+import { authenticate, identify, type Scope, Session } from '../auth/session'
+import { hasFullBudgetRights } from '../budget/permissions'
 import * as problem from '../decision/problem'
-import { bind, chain, check, map, pass, tap, type Trail } from '../decision/trail'
+import { bind, chain, check, fail, map, pass, tap, type Trail } from '../decision/trail'
 import { isCount } from '../json/value'
 import { Request } from '../http/request'
 import { type Endpoint, spellOrder } from '../paging/endpoint'
@@ -44,9 +45,12 @@ import { checkOnly, guarded, respondWith, settle } from './context'
 // model
 // -------------------------------------------------------------------------------------
 
-const FieldTypeCodec = /*#__PURE__*/ t.union([
-  t.type({ type: t.keyof({ integer: null, instant: null, id: null, string: null }) }),
-  t.type({ type: t.literal('enum'), values: t.array(t.string) })
+const FieldTypeCodec = /*#__PURE__*/ t.intersection([
+  t.union([
+    t.type({ type: t.keyof({ integer: null, instant: null, id: null, string: null, json: null }) }),
+    t.type({ type: t.literal('enum'), values: t.array(t.string) })
+  ]),
+  t.partial({ nullable: t.boolean })
 ])
 
 /**
@@ -61,15 +65,18 @@ const FieldTypeCodec = /*#__PURE__*/ t.union([
  * @category codecs
  * @since 0.1.0
  */
-export const EndpointCodec = /*#__PURE__*/ t.type({
-  path: t.string,
-  fields: t.record(t.string, FieldTypeCodec),
-  sortable: t.array(t.string),
-  defaultField: t.string,
-  orderCase: t.keyof({ lower: null, upper: null }),
-  envelope: t.keyof({ bare: null, 'data-cursors': null }),
-  requiresCompany: t.boolean
-})
+export const EndpointCodec = /*#__PURE__*/ t.intersection([
+  t.type({
+    path: t.string,
+    fields: t.record(t.string, FieldTypeCodec),
+    sortable: t.array(t.string),
+    defaultField: t.string,
+    orderCase: t.keyof({ lower: null, upper: null }),
+    envelope: t.keyof({ bare: null, 'data-cursors': null }),
+    requiresCompany: t.boolean
+  }),
+  t.partial({ readableBy: t.keyof({ members: null, full_rights: null }) })
+])
 
 /**
  * The check of what a server hands {@link respondIndex}: a malformed one is a 500.
@@ -173,11 +180,16 @@ const envelope = (endpoint: Endpoint, request: PageRequest, page: ReadonlyArray<
 // facade
 // -------------------------------------------------------------------------------------
 
-/** Authentication (company-id where the endpoint needs it), then the query: the page request. */
-const decideRequest = (c: IndexQueryContext): Trail<PageRequest> => {
+/**
+ * Authentication (company-id where the endpoint needs it), the caller's rights where the
+ * endpoint is read only with full rights, then the query: the page request.
+ */
+export const decideRequest = (c: IndexQueryContext): Trail<PageRequest> => {
   const endpoint: Endpoint = c.endpoint
   const authenticated: Trail<unknown> = endpoint.requiresCompany
-    ? authenticate(c.request, c.session)
+    ? endpoint.readableBy === 'full_rights'
+      ? fn.pipe(authenticate(c.request, c.session), chain(readerWithFullRights))
+      : authenticate(c.request, c.session)
     : identify(c.request, c.session)
   return fn.pipe(
     authenticated,
@@ -185,14 +197,20 @@ const decideRequest = (c: IndexQueryContext): Trail<PageRequest> => {
   )
 }
 
+/** R-121: an endpoint read only with full rights refuses anyone else as a guard does (401). */
+const readerWithFullRights = ({ caller }: Scope): Trail<Scope['caller']> =>
+  hasFullBudgetRights(caller)
+    ? pass('page.permission', `${caller.role} may read`, caller)
+    : fail(problem.guardRejected('page.permission', `user ${caller.user_id} has no full rights`))
+
 /** A page and the count of every record that matches. */
-interface Found {
+export interface Found {
   readonly page: ReadonlyArray<unknown>
   readonly total: number
 }
 
 /** The reply to a page found, with the page headers: the last steps of contract section 8. */
-const pageReply = (
+export const pageReply = (
   c: IndexQueryContext,
   trail: Trail<{ readonly request: PageRequest; readonly selected: Found }>
 ): IndexReply => {

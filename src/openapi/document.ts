@@ -17,6 +17,7 @@
  * @since 0.3.0
  */
 import type { Problem } from '../decision/problem'
+import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../http/idempotency-key'
 import { type RuleId, rules } from '../decision/rules'
 import { type Endpoint, spellOrder } from '../paging/endpoint'
 import { MAX_LIST_VALUES, type Operator, operatorsOf } from '../paging/filter'
@@ -408,7 +409,8 @@ export const buildDocument = (operations: ReadonlyArray<Operation>, options: Doc
     tags: [
       { name: 'budgets', description: 'Budgets (balance groups): updates, money, periods.' },
       { name: 'banking', description: 'Bank transactions and bank recipients.' },
-      { name: 'companies', description: "The caller's companies and their members' roles." }
+      { name: 'companies', description: "The caller's companies and their members' roles." },
+      { name: 'decisions', description: 'What was decided: a record of every request a rule decided, for its company.' }
     ],
     paths,
     components: {
@@ -429,7 +431,7 @@ export const buildDocument = (operations: ReadonlyArray<Operation>, options: Doc
           required: false,
           description:
             'Makes a retry safe: the same key with the same request replays the first reply, with another request is a 422.',
-          schema: { type: 'string', minLength: 1, maxLength: 255 }
+          schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH }
         }
       },
       headers,

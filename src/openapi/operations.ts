@@ -1,8 +1,10 @@
 /**
- * The operations the reference server serves, as data: method and path, the rules its facade
- * consults (whose kinds of problem give the statuses it can return), its request body, its
- * success, and what the server adds around the facade (an Idempotency-Key, a body limit). The
- * API's OpenAPI document (./document.ts) is built from this table and the rules catalogue;
+ * The operations the reference server serves, as the document describes them: each route of
+ * src/api/routes.ts (method and path, body wrapper, Idempotency-Key, success, index: written
+ * there once, for the server and the react-admin provider too) with what only the document says:
+ * its summary, the rules its facade consults (whose kinds of problem give the statuses it can
+ * return), and the schemas of its body and success. The API's OpenAPI document (./document.ts)
+ * is built from this table and the rules catalogue;
  * test/openapi/operations.test.ts checks that every reply a facade gives names only rules of its
  * operation, and test/server checks that the server's routes are these.
  *
@@ -14,6 +16,7 @@
 import { Role } from '../auth/session'
 import { BudgetFields, updateFields } from '../budget/model'
 import type { RuleId } from '../decision/rules'
+import { type OperationId, routes } from '../api/routes'
 import { type Endpoint, endpoints } from '../paging/endpoint'
 import { type JsonSchema, schemaOfCodec, schemaOfRecord } from './schema'
 
@@ -50,7 +53,7 @@ export interface Operation {
   /** The path as OpenAPI writes it, parameters in braces. */
   readonly path: string
   readonly summary: string
-  readonly tag: 'budgets' | 'banking' | 'companies'
+  readonly tag: 'budgets' | 'banking' | 'companies' | 'decisions'
   /** The rules the facade consults, in any order: each one's kinds of problem are replies it can give. */
   readonly rules: ReadonlyArray<RuleId>
   /** Whether the request carries `company-id`. */
@@ -109,13 +112,10 @@ const money: ReadonlyArray<RuleId> = [
 
 const update = BudgetFields.props
 
-const moneyBody = (minimum: number): OperationBody => ({
-  wrapper: null,
-  schema: {
-    type: 'object',
-    properties: { amount_cents: { type: 'integer', minimum, maximum: Number.MAX_SAFE_INTEGER } },
-    required: ['amount_cents']
-  }
+const moneyBody = (minimum: number): JsonSchema => ({
+  type: 'object',
+  properties: { amount_cents: { type: 'integer', minimum, maximum: Number.MAX_SAFE_INTEGER } },
+  required: ['amount_cents']
 })
 
 const recipient: JsonSchema = {
@@ -144,6 +144,8 @@ const schemas = {
   },
   BankRecipient: { ...recipient, additionalProperties: false },
   Company: /*#__PURE__*/ schemaOfRecord(endpoints.companies),
+  /** A decision record (R-120), its request id also as `id`. */
+  DecisionRecord: /*#__PURE__*/ schemaOfRecord(endpoints.decisions),
   RoleAssignment: {
     type: 'object',
     properties: { user_id: { type: 'string' }, role: /*#__PURE__*/ schemaOfCodec(Role) },
@@ -152,44 +154,29 @@ const schemas = {
   }
 } as const satisfies Record<string, JsonSchema>
 
-const budget = { status: 200, name: 'Budget', schema: schemas.Budget, description: 'The budget, as of today' } as const
+const budget = { name: 'Budget', schema: schemas.Budget, description: 'The budget, as of today' } as const
 
-/** A money operation (R-16): full rights, an amount in cents, an Idempotency-Key, the budget back. */
-const moneyOperation = (
-  operationId: string,
-  method: Operation['method'],
-  path: string,
-  summary: string,
-  minimum: number
-): Operation => ({
-  operationId,
-  method,
-  path,
+/** What the document says of an operation beyond its route (src/api/routes.ts): its words, its rules, its schemas. */
+interface Described {
+  readonly summary: string
+  readonly tag: Operation['tag']
+  readonly rules: ReadonlyArray<RuleId>
+  readonly body?: JsonSchema
+  readonly success: Omit<Operation['success'], 'status'>
+}
+
+/** A money operation (R-16): full rights, an amount in cents, the budget back. */
+const moneyOperation = (summary: string, minimum: number): Described => ({
   summary,
   tag: 'budgets',
   rules: money,
-  company: true,
   body: moneyBody(minimum),
-  idempotent: true,
-  success: budget,
-  index: null
+  success: budget
 })
 
-/**
- * Every operation the reference server serves (`budget-rules serve`), in the order of the spec.
- *
- * @example
- * operations.map((o) => `${o.method.toUpperCase()} ${o.path}`).slice(0, 2)
- * //=> ['PATCH /v1/budgets/{id}', 'POST /v1/budgets/{id}/top_up']
- *
- * @category constants
- * @since 0.3.0
- */
-export const operations: ReadonlyArray<Operation> = [
-  {
-    operationId: 'updateBudget',
-    method: 'patch',
-    path: '/v1/budgets/{id}',
+/** Each operation's description, by its id: a route without one does not compile. */
+const described: { readonly [K in OperationId]: Described } = {
+  updateBudget: {
     summary: 'Update a budget',
     tag: 'budgets',
     rules: [
@@ -208,142 +195,88 @@ export const operations: ReadonlyArray<Operation> = [
       'recurrence.base',
       'recurrence.stop'
     ],
-    company: true,
-    body: {
-      wrapper: 'budget',
-      // The fields an update changes; any other field of the budget may be sent back unchanged.
-      schema: {
-        type: 'object',
-        properties: Object.fromEntries(updateFields.map((f) => [f, schemaOfCodec(update[f])]))
-      }
-    },
-    idempotent: false,
-    success: budget,
-    index: null
+    // The fields an update changes; any other field of the budget may be sent back unchanged.
+    body: { type: 'object', properties: Object.fromEntries(updateFields.map((f) => [f, schemaOfCodec(update[f])])) },
+    success: budget
   },
-  moneyOperation('topUpBudget', 'post', '/v1/budgets/{id}/top_up', "Add to a funded budget's balance", 1),
-  moneyOperation('withdrawFromBudget', 'post', '/v1/budgets/{id}/withdraw', "Remove from a funded budget's balance", 1),
-  moneyOperation(
-    'setBudgetAmount',
-    'patch',
-    '/v1/budgets/{id}/amount',
-    "Set a tracking budget's planned amount for the period in progress; moves no balance",
-    0
-  ),
-  {
-    operationId: 'getBudget',
-    method: 'get',
-    path: '/v1/budgets/{id}',
-    summary: 'A budget, as of today',
-    tag: 'budgets',
-    rules: scopedBudget,
-    company: true,
-    body: null,
-    idempotent: false,
-    success: budget,
-    index: null
-  },
-  {
-    operationId: 'listBudgets',
-    method: 'get',
-    path: endpoints.budgets.path,
+  topUpBudget: moneyOperation("Add to a funded budget's balance", 1),
+  withdrawFromBudget: moneyOperation("Remove from a funded budget's balance", 1),
+  setBudgetAmount: moneyOperation("Set a tracking budget's planned amount for the period in progress; moves no balance", 0),
+  getBudget: { summary: 'A budget, as of today', tag: 'budgets', rules: scopedBudget, success: budget },
+  listBudgets: {
     summary: "The company's budgets, each as of today",
     tag: 'budgets',
-    rules: paged,
-    company: true,
-    body: null,
-    idempotent: false,
-    success: { status: 200, name: 'BudgetSummary', schema: schemas.BudgetSummary, description: 'The page of budgets' },
-    index: endpoints.budgets
+    rules: [...paged, 'budget.stored', 'budget.advance'],
+    success: { name: 'BudgetSummary', schema: schemas.BudgetSummary, description: 'The page of budgets' }
   },
-  {
-    operationId: 'listBankTransactions',
-    method: 'get',
-    path: endpoints.bankTransactions.path,
+  listBankTransactions: {
     summary: "The company's bank transactions",
     tag: 'banking',
     rules: paged,
-    company: true,
-    body: null,
-    idempotent: false,
-    success: {
-      status: 200,
-      name: 'BankTransaction',
-      schema: schemas.BankTransaction,
-      description: 'The page of bank transactions'
-    },
-    index: endpoints.bankTransactions
+    success: { name: 'BankTransaction', schema: schemas.BankTransaction, description: 'The page of bank transactions' }
   },
-  {
-    operationId: 'authorizeBankTransaction',
-    method: 'post',
-    path: '/v1/banking/bank_transactions/{id}/authorize',
+  authorizeBankTransaction: {
     summary: 'Authorize a pending bank transaction',
     tag: 'banking',
     rules: [...identified, 'transaction.scope', 'transaction.stored', 'transaction.permission', 'transaction.authorize'],
-    company: true,
-    body: null,
-    idempotent: true,
     success: {
-      status: 200,
       name: 'AuthorizedBankTransaction',
       schema: schemas.AuthorizedBankTransaction,
       description: 'The transaction, now authorized'
-    },
-    index: null
+    }
   },
-  {
-    operationId: 'createBankRecipient',
-    method: 'post',
-    path: '/v1/banking/bank_recipients',
+  createBankRecipient: {
     summary: 'Enroll a bank recipient',
     tag: 'banking',
     rules: [...identified, 'recipient.permission', 'recipient.body', 'recipient.validation', 'recipient.conflict'],
-    company: true,
-    body: {
-      wrapper: 'bank_recipient',
-      schema: recipient
-    },
-    idempotent: true,
-    success: {
-      status: 201,
-      name: 'BankRecipient',
-      schema: schemas.BankRecipient,
-      description: 'The recipient as enrolled, normalised'
-    },
-    index: null
+    body: recipient,
+    success: { name: 'BankRecipient', schema: schemas.BankRecipient, description: 'The recipient as enrolled, normalised' }
   },
-  {
-    operationId: 'listCompanies',
-    method: 'get',
-    path: endpoints.companies.path,
+  listCompanies: {
     summary: "The caller's companies",
     tag: 'companies',
     rules: paged,
-    company: false,
-    body: null,
-    idempotent: false,
-    success: { status: 200, name: 'Company', schema: schemas.Company, description: 'The page of companies, with its cursors' },
-    index: endpoints.companies
+    success: { name: 'Company', schema: schemas.Company, description: 'The page of companies, with its cursors' }
   },
-  {
-    operationId: 'assignRole',
-    method: 'patch',
-    path: '/v1/companies/{id}/memberships/{user_id}',
+  assignRole: {
     summary: "Assign a member's role in the company",
     tag: 'companies',
     rules: [...identified, 'role.permission', 'role.body', 'role.validation', 'role.owner', 'role.member'],
-    company: true,
-    body: {
-      wrapper: null,
-      schema: {
-        type: 'object',
-        properties: { role: schemaOfCodec(Role) },
-        required: ['role']
-      }
-    },
-    idempotent: false,
-    success: { status: 200, name: 'RoleAssignment', schema: schemas.RoleAssignment, description: 'The role assigned' },
-    index: null
+    body: { type: 'object', properties: { role: schemaOfCodec(Role) }, required: ['role'] },
+    success: { name: 'RoleAssignment', schema: schemas.RoleAssignment, description: 'The role assigned' }
+  },
+  listDecisions: {
+    summary: "The company's decision records: what each request asked, which rules decided, what changed",
+    tag: 'decisions',
+    rules: [...paged, 'page.permission'],
+    success: { name: 'DecisionRecord', schema: schemas.DecisionRecord, description: 'The page of decision records' }
   }
-]
+}
+
+/**
+ * Every operation the reference server serves (`budget-rules serve`), in the order of the spec:
+ * each route of src/api/routes.ts with its description.
+ *
+ * @example
+ * operations.map((o) => `${o.method.toUpperCase()} ${o.path}`).slice(0, 2)
+ * //=> ['PATCH /v1/budgets/{id}', 'POST /v1/budgets/{id}/top_up']
+ *
+ * @category constants
+ * @since 0.3.0
+ */
+export const operations: ReadonlyArray<Operation> = /*#__PURE__*/ routes.map((r): Operation => {
+  const d = described[r.operationId]
+  return {
+    operationId: r.operationId,
+    method: r.method,
+    path: r.path,
+    summary: d.summary,
+    tag: d.tag,
+    rules: d.rules,
+    company: r.company,
+    body: r.body === null ? null : { wrapper: r.body.wrapper, schema: d.body ?? {} },
+    idempotent: r.idempotent,
+    success: { status: r.success, ...d.success },
+    index: r.index
+  }
+})

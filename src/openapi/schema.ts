@@ -149,11 +149,16 @@ export const orNull = (schema: JsonSchema): JsonSchema =>
  * @example
  * schemaOfField({ type: 'instant' }) //=> { type: 'string', format: 'date-time' }
  * schemaOfField({ type: 'enum', values: ['authorized', 'pending'] }) //=> { type: 'string', enum: ['authorized', 'pending'] }
+ * schemaOfField({ type: 'id', nullable: true }) //=> { type: ['string', 'null'] }
+ * schemaOfField({ type: 'json' }) //=> {}
  *
  * @category utils
  * @since 0.3.0
  */
-export const schemaOfField = (field: FieldType): JsonSchema => {
+export const schemaOfField = (field: FieldType): JsonSchema =>
+  field.nullable === true && field.type !== 'json' ? orNull(schemaOfValue(field)) : schemaOfValue(field)
+
+const schemaOfValue = (field: FieldType): JsonSchema => {
   switch (field.type) {
     case 'integer':
       return { type: 'integer' }
@@ -164,6 +169,8 @@ export const schemaOfField = (field: FieldType): JsonSchema => {
     case 'id':
     case 'string':
       return { type: 'string' }
+    case 'json':
+      return {}
   }
 }
 

@@ -14,6 +14,7 @@
  *
  * @since 0.1.0
  */
+import { decisionEndpoints } from '../decision/endpoints'
 import { hasOwn } from '../json/value'
 import type { Order } from './window'
 
@@ -24,20 +25,37 @@ import type { Order } from './window'
 /**
  * The type of a record's field, which decides the filter values and operators it takes:
  * `integer` and `instant` take every operator; `enum`, `id` and `string` only equality and
- * membership.
+ * membership; `json` (any JSON value, carried to the body as it is) none. A `nullable` field
+ * may also hold null, which no filter value equals (`$ne` and `$nin` hold of it, the others do
+ * not, as in SQL with `IS DISTINCT FROM`); a nullable or `json` field is not sortable.
  *
  * @example
  * fieldOf(endpoints.bankTransactions, 'status') //=> { type: 'enum', values: ['authorized', 'pending'] }
+ * fieldOf(endpoints.decisions, 'resource_id') //=> { type: 'id', nullable: true }
  *
  * @category model
  * @since 0.1.0
  */
-export type FieldType =
+export type FieldType = (
   | { readonly type: 'integer' }
   | { readonly type: 'instant' }
   | { readonly type: 'id' }
   | { readonly type: 'string' }
   | { readonly type: 'enum'; readonly values: ReadonlyArray<string> }
+  | { readonly type: 'json' }
+) & { readonly nullable?: boolean }
+
+/**
+ * Who may read an endpoint's records: any member of the company, or only a caller with full
+ * rights (owner, admin, or the `budgets_manage` permission), like GET /v1/decisions (R-121).
+ *
+ * @example
+ * endpoints.decisions.readableBy //=> 'full_rights'
+ *
+ * @category model
+ * @since 0.4.0
+ */
+export type Readers = 'members' | 'full_rights'
 
 /**
  * How an endpoint spells `_order`: `asc`/`desc` or `ASC`/`DESC`.
@@ -82,6 +100,8 @@ export interface Endpoint {
   readonly envelope: Envelope
   /** False only for endpoints that list the caller's own companies. */
   readonly requiresCompany: boolean
+  /** Who may read the records; `members` unless the endpoint says otherwise. */
+  readonly readableBy?: Readers
 }
 
 // -------------------------------------------------------------------------------------
@@ -161,6 +181,38 @@ export const endpoints = {
     sortable: ['created_at', 'updated_at', 'name'],
     envelope: 'data-cursors',
     requiresCompany: false
+  }),
+  /**
+   * GET /v1/decisions: the company's decision records (R-120, R-121), newest first by `at`
+   * when asked with `_order=desc`; read only with full rights. `id` is the request id.
+   */
+  decisions: /*#__PURE__*/ defineEndpoint({
+    path: '/v1/decisions',
+    fields: {
+      id: { type: 'id' },
+      request_id: { type: 'id' },
+      at: { type: 'instant' },
+      company_id: { type: 'id', nullable: true },
+      actor_id: { type: 'id', nullable: true },
+      key_id: { type: 'id', nullable: true },
+      endpoint: { type: 'enum', values: decisionEndpoints },
+      method: { type: 'string' },
+      path: { type: 'string' },
+      resource_id: { type: 'id', nullable: true },
+      idempotency_key: { type: 'string', nullable: true },
+      replay_of: { type: 'id', nullable: true },
+      status: { type: 'integer' },
+      rules: { type: 'json' },
+      case: { type: 'json' },
+      reply: { type: 'json' },
+      changes: { type: 'json' },
+      masked: { type: 'json' },
+      erased: { type: 'json' },
+      library_version: { type: 'string' }
+    },
+    sortable: ['at'],
+    defaultField: 'at',
+    readableBy: 'full_rights'
   })
 } as const
 

@@ -108,17 +108,18 @@ const UNORDERED: ReadonlyArray<Operator> = /*#__PURE__*/ operators.filter((op) =
 
 /**
  * The operators a field of type `type` takes: all eight on integer and instant fields, equality
- * and membership on the others.
+ * and membership on the others but `json`, which takes none.
  *
  * @example
  * operatorsOf({ type: 'integer' }) //=> ['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$nin']
  * operatorsOf({ type: 'enum', values: ['authorized', 'pending'] }) //=> ['$eq', '$ne', '$in', '$nin']
+ * operatorsOf({ type: 'json' }) //=> []
  *
  * @category model
  * @since 0.3.0
  */
 export const operatorsOf = (type: FieldType): ReadonlyArray<Operator> =>
-  type.type === 'integer' || type.type === 'instant' ? operators : UNORDERED
+  type.type === 'integer' || type.type === 'instant' ? operators : type.type === 'json' ? [] : UNORDERED
 const FILTER_KEY = /^([A-Za-z][A-Za-z0-9_]*)(?:\[(\$[a-z]+)\])?$/
 
 // -------------------------------------------------------------------------------------
@@ -128,13 +129,15 @@ const FILTER_KEY = /^([A-Za-z][A-Za-z0-9_]*)(?:\[(\$[a-z]+)\])?$/
 const INTEGER = /^-?\d+$/
 
 /**
- * The typed value of `u` for a field of type `type`, or `null` when it is not one. Query text
- * and record values go through the same function, so both sides compare alike.
+ * The typed value of `u` for a field of type `type`, or `null` when it is not one (a `json`
+ * field holds no value a filter compares). Query text and record values go through the same
+ * function, so both sides compare alike.
  *
  * @example
  * fieldValue({ type: 'integer' }, 1000) //=> 1000
  * fieldValue({ type: 'integer' }, 10.5) //=> null
  * fieldValue({ type: 'enum', values: ['pending'] }, 'Pending') //=> null
+ * fieldValue({ type: 'json' }, { a: 1 }) //=> null
  *
  * @category utils
  * @since 0.1.0
@@ -151,6 +154,8 @@ export const fieldValue = (type: FieldType, u: unknown): FieldValue | null => {
       return typeof u === 'string' && u !== '' ? u : null
     case 'string':
       return typeof u === 'string' ? u : null
+    case 'json':
+      return null
   }
 }
 
@@ -222,7 +227,9 @@ export const describeFieldType = (type: FieldType): string =>
         ? `one of ${type.values.join(', ')}`
         : type.type === 'id'
           ? 'an id'
-          : 'a string'
+          : type.type === 'json'
+            ? 'a JSON value'
+            : 'a string'
 
 /**
  * The filter of one query parameter, or the 400 of an unknown field or operator, an operator
@@ -244,6 +251,7 @@ export const decodeFilter = (endpoint: Endpoint, key: string, text: string): E.E
   if (field === undefined || type === undefined) return bad(`${key} is not a field of ${endpoint.path}`)
   const op = (m?.[2] ?? '$eq') as Operator
   if (!operators.includes(op)) return bad(`${op} is not an operator`)
+  if (type.type === 'json') return bad(`${field} cannot be filtered`)
   if (!operatorsOf(type).includes(op)) return bad(`${op} applies to integer and instant fields, not ${field}`)
   if (op === '$in' || op === '$nin')
     return E.map((values: ReadonlyArray<FieldValue>) => ({ field, type, op, values }))(listValues(type, key, text))
@@ -313,18 +321,28 @@ const memberOf = (type: FieldType, values: ReadonlyArray<FieldValue>): ((value: 
  * The test of a filter on the value a record holds for its field, built once and applied to
  * every record: 1 when the value is of the field's type and the filter holds of it, 0 when it
  * does not hold, -1 when it is not of the field's type (the server's fault, R-18). An instant is
- * read without allocating (see {@link readInstant}).
+ * read without allocating (see {@link readInstant}). On a nullable field, null equals no value:
+ * `$ne` and `$nin` hold of it, the other operators do not (SQL's `IS DISTINCT FROM`).
  *
  * @example
  * const after = compileRecordTest({ field: 'created_at', type: { type: 'instant' }, op: '$gt', values: [{ seconds: 1795341600, nanos: 0 }] })
  * after('2026-11-22T10:00:00.5Z') //=> 1
  * after('2026-11-22T07:00:00-03:00') //=> 0
  * after('2026-11-22') //=> -1
+ * compileRecordTest({ field: 'resource_id', type: { type: 'id', nullable: true }, op: '$ne', values: ['b-1'] })(null) //=> 1
  *
  * @category utils
  * @since 0.1.0
  */
 export const compileRecordTest = (filter: Filter): ((u: unknown) => -1 | 0 | 1) => {
+  const test = compileValueTest(filter)
+  if (filter.type.nullable !== true) return test
+  const ofNull = filter.op === '$ne' || filter.op === '$nin' ? 1 : 0
+  return (u) => (u === null ? ofNull : test(u))
+}
+
+/** {@link compileRecordTest} of a value that is not null. */
+const compileValueTest = (filter: Filter): ((u: unknown) => -1 | 0 | 1) => {
   const holds = compileFilter(filter)
   const type = filter.type
   if (type.type === 'instant') {

@@ -19,7 +19,7 @@ import { either as E } from 'fp-ts'
 import { instantSlot, readInstant } from '../calendar/instant'
 import * as problem from '../decision/problem'
 import type { Problem } from '../decision/problem'
-import { type Endpoint, fieldOf } from './endpoint'
+import { type Endpoint, type FieldType, fieldOf } from './endpoint'
 import { compileRecordTest, type Filter, fieldValue } from './filter'
 import { admit, follows, freeSlot, lastOffered, type Ranking, ranking, rankingInts, settle } from './ranking'
 import { borrow, giveBack } from './scratch'
@@ -84,7 +84,7 @@ const plainRecord =
       const value = slot >= 0 ? values[slot] : (record as Readonly<Record<string, unknown>>)[field]
       if (value === undefined) continue
       // A record of the page holds only JSON values of its fields' types: what the body sends.
-      if (fieldValue(type, value) === null) return malformed(index, field)
+      if (!holdsFieldValue(type, value)) return malformed(index, field)
       Object.defineProperty(plain, field, { value, enumerable: true, writable: true, configurable: true })
     }
     return E.right(plain)
@@ -114,6 +114,10 @@ export const plainPage = (endpoint: Endpoint, rows: ReadonlyArray<unknown>): E.E
     return typeof id === 'string' ? plain(row, [id], i) : malformed(i, 'id')
   })(rows)
 }
+
+/** Whether a record's value fits its field: null where the field is nullable, any value (but undefined) in a `json` field. */
+const holdsFieldValue = (type: FieldType, value: unknown): boolean =>
+  (value === null && type.nullable === true) || type.type === 'json' || fieldValue(type, value) !== null
 
 const malformed = (index: number, field: string): E.Either<Problem, never> =>
   E.left(problem.internalError('page.records', `record ${index} has no valid ${field}`))

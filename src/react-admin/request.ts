@@ -53,8 +53,8 @@ export interface Send {
  * 405 for a method the service has no endpoint for; `message` names the field or the method.
  *
  * @example
- * planList('budgets', { sort: { field: 'id', order: 'ASC' } })
- * //=> { _tag: 'Refuse', status: 400, message: 'sort.field "id" is not a sort field of /v1/budgets (created_on, name)' }
+ * planList('budgets', { sort: { field: 'status', order: 'ASC' } })
+ * //=> { _tag: 'Refuse', status: 400, message: 'sort.field "status" is not a sort field of /v1/budgets (created_on, name)' }
  *
  * @category model
  * @since 0.3.0
@@ -83,7 +83,7 @@ export type Planned = Send | Refuse
  * wrapper, a create with its path and wrapper.
  *
  * @example
- * Object.keys(resources) //=> ['budgets', 'bank_transactions', 'bank_recipients', 'companies']
+ * Object.keys(resources) //=> ['budgets', 'bank_transactions', 'bank_recipients', 'companies', 'decisions']
  *
  * @category model
  * @since 0.3.0
@@ -101,7 +101,8 @@ export const resources: Readonly<
   budgets: { index: endpoints.budgets, item: { path: '/v1/budgets', wrapper: 'budget' } },
   bank_transactions: { index: endpoints.bankTransactions },
   bank_recipients: { create: { path: '/v1/banking/bank_recipients', wrapper: 'bank_recipient' } },
-  companies: { index: endpoints.companies }
+  companies: { index: endpoints.companies },
+  decisions: { index: endpoints.decisions }
 }
 
 // -------------------------------------------------------------------------------------
@@ -201,6 +202,9 @@ const entriesOf = (filter: Readonly<Record<string, unknown>>): ReadonlyArray<rea
       : [[key, value] as const]
   )
 
+/** The field react-admin sorts by when a component is given no `sort` (`<List>`, `useGetList`, `<ReferenceManyField>`, `<ReferenceInput>`). */
+const DEFAULT_SORT_FIELD = 'id'
+
 const isWhole = (u: unknown, least: number): u is number => Number.isSafeInteger(u) && (u as number) >= least
 
 /** The query of a list call on `endpoint`, or the 400 of the part the service would refuse. */
@@ -223,14 +227,15 @@ const listQuery = (endpoint: Endpoint, params: Readonly<Record<string, unknown>>
   if (sort !== undefined) {
     if (!isJsonObject(sort)) return refuse(400, `sort is ${describeValue(sort)}, not { field, order }`)
     const { field: f, order: o } = sort
-    if (typeof f !== 'string' || !endpoint.sortable.includes(f))
+    if (typeof f !== 'string' || (f !== DEFAULT_SORT_FIELD && !endpoint.sortable.includes(f)))
       return refuse(
         400,
         `sort.field ${describeValue(f)} is not a sort field of ${endpoint.path} (${endpoint.sortable.join(', ')})`
       )
     if (o !== 'ASC' && o !== 'DESC') return refuse(400, `sort.order is ${describeValue(o)}, not ASC or DESC`)
     order = o === 'ASC' ? 'asc' : 'desc'
-    field = f
+    // R-103: no endpoint sorts by id; react-admin's default sort asks for the endpoint's own order.
+    if (f !== DEFAULT_SORT_FIELD) field = f
   }
   if (filter !== undefined && !isJsonObject(filter)) return refuse(400, `filter is ${describeValue(filter)}, not an object`)
   const filters: Array<FilterSpec> = []
@@ -272,9 +277,13 @@ const idText = (id: unknown): string | null =>
 /**
  * getList (and getManyReference, once its `target = id` is added to the filter): the index of
  * the resource with `_start = (page - 1) * perPage`, `_end = page * perPage`, `_field`, `_order`
- * in the endpoint's case, and the filters; or the 400 of what the service would refuse.
+ * in the endpoint's case, and the filters; or the 400 of what the service would refuse. A sort by
+ * `id`, react-admin's default, leaves `_field` out: the endpoint's default order (R-103).
  *
  * @example
+ * // react-admin's default sort (R-103): the endpoint's default field, in the order asked
+ * planList('companies', { pagination: { page: 1, perPage: 25 }, sort: { field: 'id', order: 'DESC' } })
+ * //=> { _tag: 'Send', method: 'GET', path: '/v1/companies?_start=0&_end=25&_order=desc', company: false }
  * planList('bank_transactions', { pagination: { page: 1, perPage: 5000 } })
  * //=> { _tag: 'Refuse', status: 400, message: 'Requested page size 5000 exceeds maximum of 2000 (pagination.perPage)' }
  * planList('companies', { filter: { 'name[$gt]': 'A' } })

@@ -4,21 +4,20 @@
  *
  * @since 0.3.0
  */
-import type { HttpHeaders, Session } from '../index'
+import type { Session } from '../index'
 import type { Database, Queryable } from '../store/database'
-import { keyHash } from '../store/seed'
 import * as store from '../store/store'
 import type { ConformanceHook } from './conformance'
-import { bearerKey } from './reply'
 import { calendarDateIn } from './today'
 
 /** The look-ups of one app. */
 export interface Lookup {
   /**
-   * The session of the request's key, and the key's hash when it names a stored key; under the
-   * conformance hook, the scenario's session and no key (so no Idempotency-Key is claimed).
+   * The session of the request's key (its SHA-256, as the `apiKey` middleware found it), and the
+   * hash again when it names a stored key; under the conformance hook, the scenario's session and
+   * no key (so no Idempotency-Key is claimed).
    */
-  readonly sessionOf: (headers: HttpHeaders) => Promise<{ session: Session; keySha256: string | null }>
+  readonly sessionOf: (keySha256: string | undefined) => Promise<{ session: Session; keySha256: string | null }>
   /** A company's today; any valid date when there is no company to ask (the facade then refuses). */
   readonly todayIn: (timeZone: string | null) => string
   /** The ids of a company's members (the scenario's under the conformance hook, as given). */
@@ -30,12 +29,10 @@ export const lookup = (db: Database, clock: () => Date, hook: ConformanceHook | 
   /** The scenario seeded last under the conformance hook, or null. */
   const scenario = () => hook?.state() ?? null
   return {
-    sessionOf: async (headers) => {
+    sessionOf: async (keySha256) => {
       const seeded = scenario()
       if (seeded !== null) return { session: seeded.session as Session, keySha256: null }
-      const key = bearerKey(headers)
-      if (key === undefined) return { session: { user: null, memberships: {} }, keySha256: null }
-      const keySha256 = keyHash(key)
+      if (keySha256 === undefined) return { session: { user: null, memberships: {} }, keySha256: null }
       const session = await store.findSession(db, keySha256)
       return { session, keySha256: session.user === null ? null : keySha256 }
     },

@@ -9,11 +9,15 @@
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { serve as listenOn } from '@hono/node-server'
-import { type Database, openDatabase } from '../store/database'
+import type { DestinationStream } from 'pino'
+import { type Database, openDatabase, type Timeouts } from '../store/database'
+import { purgeDecisions } from '../store/decisions'
 import { migrate } from '../store/migrations'
 import { seedWhenEmpty } from '../store/seed'
 import { purgeExpired } from '../store/store'
 import { buildApp } from './app'
+import { requestLogger } from './log'
+import type { LogLevel } from './log-level'
 
 /** What {@link serve} takes; every field has a default. */
 export interface ServeOptions {
@@ -36,6 +40,20 @@ export interface ServeOptions {
    * anyone reaching the server set its data and every request's session. False by default.
    */
   readonly conformance?: boolean
+  /** The least severe level logged (R-123); `silent` (the default here; `budget-rules serve` says `info`) for none. */
+  readonly logLevel?: LogLevel
+  /** Where the log lines go; standard output by default. */
+  readonly logDestination?: DestinationStream
+  /** Whether decisions are recorded (R-121); true by default. */
+  readonly decisionLog?: boolean
+  /** Days a decision record is kept; 30 by default. Older records are purged. */
+  readonly decisionLogDays?: number
+  /** The bearer token `/metrics` asks for; none by default. */
+  readonly metricsToken?: string
+  /** Whether the client's address is X-Forwarded-For's first hop (behind a proxy that sets it); false by default. */
+  readonly trustProxy?: boolean
+  /** A PostgreSQL server's statement, lock and idle-in-transaction timeouts (R-111); DEFAULT_TIMEOUTS by default. */
+  readonly timeouts?: Timeouts
 }
 
 /** A server listening. */
@@ -54,8 +72,10 @@ export const DEFAULT_RATE_LIMIT = 600
 export const DRAIN_MS = 10_000
 /** Hours an Idempotency-Key is remembered unless told otherwise. */
 export const DEFAULT_IDEMPOTENCY_TTL_HOURS = 24
-/** How often each instance purges what has expired (idempotency keys, rate-limit windows). */
+/** How often each instance purges what has expired (idempotency keys, rate-limit windows, decision records). */
 export const PURGE_EVERY_MS = 60_000
+/** Days a decision record is kept unless told otherwise. */
+export const DEFAULT_DECISION_LOG_DAYS = 30
 
 /**
  * Listens with the app over a database already migrated and seeded; `close` closes the database
@@ -64,7 +84,7 @@ export const PURGE_EVERY_MS = 60_000
  */
 export const listen = (
   database: Database,
-  options: Omit<ServeOptions, 'dataDir' | 'databaseUrl'> & {
+  options: Omit<ServeOptions, 'dataDir' | 'databaseUrl' | 'timeouts'> & {
     readonly ownsDatabase?: boolean
     readonly report?: (error: unknown, requestId: string) => void
     /** How long `close` lets requests under way run; DRAIN_MS by default. */
@@ -73,6 +93,7 @@ export const listen = (
 ): Promise<Served> => {
   const host = options.host ?? '127.0.0.1'
   const clock = options.clock ?? (() => new Date())
+  const logger = requestLogger(options.logLevel ?? 'silent', options.logDestination)
   const app = buildApp({
     database,
     clock,
@@ -80,16 +101,23 @@ export const listen = (
     idempotencyTtlHours: options.idempotencyTtlHours ?? DEFAULT_IDEMPOTENCY_TTL_HOURS,
     bodyLimitBytes: BODY_LIMIT_BYTES,
     conformance: options.conformance ?? false,
+    logger,
+    decisionLog: options.decisionLog ?? true,
+    metricsToken: options.metricsToken,
+    trustProxy: options.trustProxy ?? false,
     report:
       options.report ??
       ((error, requestId) => {
-        console.error(`request ${requestId} failed:`, error)
+        logger.error({ request_id: requestId, err: error }, 'unexpected error')
       })
   })
   // Any instance may purge, any number of times; a failure (the database away) waits for the next.
   const ttlMs = (options.idempotencyTtlHours ?? DEFAULT_IDEMPOTENCY_TTL_HOURS) * 3_600_000
+  const keptMs = (options.decisionLogDays ?? DEFAULT_DECISION_LOG_DAYS) * 86_400_000
   const purge = (): Promise<number> =>
-    purgeExpired(database, clock().toISOString(), new Date(clock().getTime() - ttlMs).toISOString()).catch(() => 0)
+    purgeExpired(database, clock().toISOString(), new Date(clock().getTime() - ttlMs).toISOString())
+      .then(async (keys) => keys + (await purgeDecisions(database, new Date(clock().getTime() - keptMs).toISOString())))
+      .catch(() => 0)
   const purging = setInterval(() => void purge(), PURGE_EVERY_MS)
   purging.unref()
   return new Promise((resolve, reject) => {
@@ -109,6 +137,7 @@ export const listen = (
           })
         })
         if (options.ownsDatabase === true) await database.close()
+        logger.flush()
       }
       const url = new URL('http://localhost')
       url.hostname = host
@@ -126,7 +155,7 @@ export const listen = (
  * CLI) passes PORT, DATA_DIR and DATABASE_URL, and calls `close` on SIGTERM.
  */
 export const serve = async (options: ServeOptions = {}): Promise<Served> => {
-  const database = await openDatabase({ dataDir: options.dataDir, databaseUrl: options.databaseUrl })
+  const database = await openDatabase({ dataDir: options.dataDir, databaseUrl: options.databaseUrl, timeouts: options.timeouts })
   try {
     await migrate(database)
     await seedWhenEmpty(database)

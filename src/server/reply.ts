@@ -6,7 +6,6 @@
  * @since 0.3.0
  */
 import type { Context } from 'hono'
-import { headerOf, type HttpHeaders } from '../index'
 import { JSON_CONTENT_TYPE } from '../reply/reply'
 
 /** A reply as the facades give it: a status, headers, a JSON body or null. */
@@ -16,11 +15,31 @@ export interface AnyReply {
   readonly body: unknown
 }
 
-/** What every route and middleware of the app reads: Node's bindings and the request's id. */
-export type Env = { Bindings: import('@hono/node-server').HttpBindings; Variables: { requestId: string } }
+/**
+ * What every route and middleware of the app reads: Node's bindings, the request's id, the
+ * SHA-256 of its bearer key and the key's id (its first 16 hex digits, what records and logs
+ * name; both undefined without a key), the session the key resolves to, and the decision a facade
+ * made, for the log line and the metrics.
+ */
+export type Env = {
+  Bindings: import('@hono/node-server').HttpBindings
+  Variables: {
+    requestId: string
+    keySha256: string | undefined
+    keyId: string | undefined
+    /** The session of the request's key (the API's routes): what every facade is handed. */
+    session: import('../index').Session
+    /** The key's SHA-256 when the store knows the key, else null: what the rate limit and Idempotency-Keys go by. */
+    knownKey: string | null
+    decision: import('./decision-log').Noted | undefined
+  }
+}
 
 /** The seconds a 503 asks a client to wait while the database is away (R-110: within 10). */
 export const RETRY_AFTER_UNAVAILABLE_S = 5
+
+/** The seconds a 503 asks a client to wait when its statement met a timeout of R-111 (a lock held, a slow statement). */
+export const RETRY_AFTER_BUSY_S = 1
 
 export const send = (reply: AnyReply): Response =>
   new Response(reply.body === null ? null : JSON.stringify(reply.body), { status: reply.status, headers: reply.headers })
@@ -31,10 +50,6 @@ export const problem = (status: number, requestId: string, error: string, messag
   headers: { 'X-Request-Id': requestId, 'Content-Type': JSON_CONTENT_TYPE },
   body: { error, message }
 })
-
-/** The bearer key of a request, to look its session up (the facade checks the header again). */
-export const bearerKey = (headers: HttpHeaders): string | undefined =>
-  /^bearer +(\S+) *$/i.exec(headerOf(headers, 'authorization') ?? '')?.[1]
 
 /** The raw query string of a URL, without '?'. */
 export const rawQuery = (url: string): string => {

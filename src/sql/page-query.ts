@@ -163,6 +163,7 @@ const conditions = (endpoint: Endpoint, filter: Filter, parameter: Parameter): R
   const raw: unknown = filter.values
   if (!operators.includes(op)) throw typeError(FN, `${filter.field}'s operator`, op, 'an operator')
   const key = `${filter.field}[${op}]`
+  if (type.type === 'json') throw typeError(FN, 'a filter field', filter.field, 'a field that can be filtered (not json)')
   const { sql, holds, what } = columnType(type)
   if (!Array.isArray(raw)) throw typeError(FN, `${key}'s values`, raw, 'an array')
   const values = raw as ReadonlyArray<FieldValue>
@@ -172,15 +173,24 @@ const conditions = (endpoint: Endpoint, filter: Filter, parameter: Parameter): R
     const members =
       type.type === 'instant' ? (values as ReadonlyArray<Instant>).filter(isWholeMicrosecond).map(timestamptzText) : values
     const list = parameter(members, `${sql}[]`)
-    return [op === '$in' ? `${col} = ANY(${list})` : `${col} <> ALL(${list})`]
+    // Null is in no list: a nullable column's null is kept by $nin, as the records' filter keeps it.
+    return [
+      op === '$in'
+        ? `${col} = ANY(${list})`
+        : type.nullable === true
+          ? `(${col} IS NULL OR ${col} <> ALL(${list}))`
+          : `${col} <> ALL(${list})`
+    ]
   }
   if (values.length !== 1) throw typeError(FN, `${key}'s values`, values, 'one value')
   if (op !== '$eq' && op !== '$ne' && type.type !== 'integer' && type.type !== 'instant')
     throw typeError(FN, `${filter.field}'s operator`, op, '$eq, $ne, $in or $nin (the field is no integer or instant)')
   const value = values[0]
-  if (type.type !== 'instant') return [`${col} ${COMPARISON[op]} ${parameter(value, sql)}`]
+  // Null equals no value: a nullable column's null is kept by $ne, as the records' filter keeps it.
+  const compare = op === '$ne' && type.nullable === true ? 'IS DISTINCT FROM' : COMPARISON[op]
+  if (type.type !== 'instant') return [`${col} ${compare} ${parameter(value, sql)}`]
   const instant = value as Instant
-  if (isWholeMicrosecond(instant)) return [`${col} ${COMPARISON[op]} ${parameter(timestamptzText(instant), sql)}`]
+  if (isWholeMicrosecond(instant)) return [`${col} ${compare} ${parameter(timestamptzText(instant), sql)}`]
   // Between two whole microseconds: no row equals it, and every row is either side of it.
   if (op === '$eq') return ['FALSE']
   if (op === '$ne') return []

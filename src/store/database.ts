@@ -12,37 +12,16 @@
  * @since 0.2.0
  */
 
-/** A row as the drivers return it: column name to value. */
-export type Row = Readonly<Record<string, unknown>>
-
-/** What runs a statement: the database itself, or the open transaction. */
-export interface Queryable {
-  /** The rows of one parameterised statement (values only as parameters, never concatenated). */
-  readonly query: <R extends Row = Row>(text: string, values?: ReadonlyArray<unknown>) => Promise<ReadonlyArray<R>>
-}
-
-/**
- * A PostgreSQL database. `transaction` runs `work` in one transaction: committed when it
- * resolves, rolled back when it rejects (the rejection is passed on).
- */
-export interface Database extends Queryable {
-  readonly driver: 'pglite' | 'pg'
-  readonly transaction: <T>(work: (tx: Queryable) => Promise<T>) => Promise<T>
-  /** Waits for the transactions under way, then closes (PGlite checkpoints its files). */
-  readonly close: () => Promise<void>
-}
-
-/** Where the data lives: a PostgreSQL server's URL, or else PGlite's directory (memory when absent). */
-export interface DatabaseOptions {
-  readonly databaseUrl?: string | undefined
-  readonly dataDir?: string | undefined
-}
-
-/** How both drivers read `bigint` (every amount is a safe integer) and `date` (its own text). */
-export const INT8 = 20
-export const DATE = 1082
-export const asNumber = (text: string): number => Number(text)
-export const asText = (text: string): string => text
+export {
+  DEFAULT_TIMEOUTS,
+  type Database,
+  type DatabaseOptions,
+  type Queryable,
+  type Row,
+  type Timeouts,
+  type Transaction
+} from './driver'
+import { type Database, type DatabaseOptions, DEFAULT_TIMEOUTS } from './driver'
 
 /**
  * Opens the database: a PostgreSQL server when `databaseUrl` is set, else PGlite under
@@ -52,12 +31,27 @@ export const asText = (text: string): string => text
  */
 export const openDatabase = async (options: DatabaseOptions): Promise<Database> =>
   options.databaseUrl !== undefined && options.databaseUrl !== ''
-    ? (await import('./postgres')).openPostgres(options.databaseUrl)
+    ? (await import('./postgres')).openPostgres(options.databaseUrl, options.timeouts ?? DEFAULT_TIMEOUTS)
     : (await import('./pglite')).openPGlite(options.dataDir)
 
 /** Error codes of a lost or refused connection: the socket's, and PostgreSQL's classes 08 and 57P. */
 const UNAVAILABLE_CODES = /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENOTCONN|08\d{3}|57P0[123])$/
 const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|not queryable|PGlite is closed/
+
+/**
+ * PostgreSQL's codes of a statement cancelled by a timeout of R-111: a lock not had in time
+ * (55P03), a statement past its time (57014), a transaction left idle too long (25P03).
+ */
+const BUSY_CODES = /^(55P03|57014|25P03)$/
+
+/**
+ * Whether `error` is a statement the database cut short by a timeout (R-111): the request is a
+ * 503 with Retry-After, as for a database away, not a 500.
+ */
+export const isDatabaseBusy = (error: unknown): boolean =>
+  error !== null && typeof error === 'object' && typeof (error as { code?: unknown }).code === 'string'
+    ? BUSY_CODES.test((error as { code: string }).code)
+    : false
 
 /**
  * Whether `error` says the database cannot be reached now (refused, dropped, shut down, closed),

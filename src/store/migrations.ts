@@ -1,10 +1,14 @@
 /**
- * The schema, as numbered migrations run in order on start: each runs once, in its own
- * transaction with its row in `schema_migrations`, so a server stopped halfway leaves the schema
- * at a whole migration. A new change is a new entry at the end; an applied one is never edited.
+ * The schema, as numbered migrations run in order on start: each runs once, as the whole script
+ * it is (the driver's own multi-statement call: a `;` in a string or a `$tag$` body is no end of
+ * a statement), in its own transaction with its row in `schema_migrations` and the SHA-256 of its
+ * text, so a server stopped halfway leaves the schema at a whole migration. A new change is a new
+ * entry at the end; an applied one is never edited: one whose text no longer has the checksum
+ * recorded stops the server, naming it.
  *
  * @since 0.2.0
  */
+import { createHash } from 'node:crypto'
 import type { Database } from './database'
 
 /** One step of the schema. */
@@ -160,57 +164,101 @@ export const migrations: ReadonlyArray<Migration> = [
       -- Keys older than IDEMPOTENCY_TTL_HOURS are purged by age.
       CREATE INDEX idempotency_keys_created_at ON idempotency_keys (created_at);
     `
+  },
+  {
+    version: 4,
+    name: 'decision records',
+    sql: `
+      -- One row per request a facade decided (R-121), its fields those of a decision record
+      -- (R-120): id is the request id (GET /v1/decisions pages by at, then id), the masked case,
+      -- the reply and the changes as json (not jsonb, which holds no NUL nor a lone surrogate,
+      -- both of which a request body may). A mutation's row commits in the mutation's transaction.
+      CREATE TABLE decisions (
+        id text COLLATE "C" PRIMARY KEY,
+        request_id text COLLATE "C" GENERATED ALWAYS AS (id) STORED,
+        at timestamptz NOT NULL,
+        company_id text,
+        actor_id text,
+        key_id text,
+        endpoint text NOT NULL,
+        method text NOT NULL,
+        path text NOT NULL,
+        resource_id text,
+        idempotency_key text,
+        replay_of text,
+        status integer NOT NULL,
+        rules json NOT NULL,
+        "case" json,
+        reply json NOT NULL,
+        changes json NOT NULL,
+        masked json NOT NULL,
+        erased json NOT NULL,
+        library_version text NOT NULL
+      );
+      -- A company's records in time order (the index's sort), and a resource's history.
+      CREATE INDEX decisions_company_at ON decisions (company_id, at, id);
+      CREATE INDEX decisions_company_resource ON decisions (company_id, resource_id, at, id);
+      CREATE INDEX decisions_request_id ON decisions (request_id);
+      -- Records older than DECISION_LOG_DAYS are purged by age.
+      CREATE INDEX decisions_at ON decisions (at);
+      -- The request that claimed an Idempotency-Key: what the record of a replayed reply names.
+      ALTER TABLE idempotency_keys ADD COLUMN request_id text;
+    `
   }
 ]
 
+/** The SHA-256 of a migration's text: what `schema_migrations` keeps to tell an edited migration. */
+export const checksumOf = (m: Migration): string => createHash('sha256').update(m.sql).digest('hex')
+
+/** A migration that ran with another text than it has now: the schema is not what the code says. */
+export class MigrationEdited extends Error {
+  override readonly name = 'MigrationEdited'
+}
+
+/** Transaction-scoped: two servers starting on one PostgreSQL take turns. */
+const LOCK = 'SELECT pg_advisory_xact_lock(20261123)'
+
+/** A migration may wait its turn and run long: a minute for the lock, ten for its statements (R-111 bounds requests, not this). */
+const PATIENT = "SET LOCAL lock_timeout = '60s'; SET LOCAL statement_timeout = '600s'"
+
 /**
- * Brings the schema up to the last migration; returns the versions it applied. Runs under a
- * transaction-scoped advisory lock, so two servers starting on one PostgreSQL apply each once.
+ * Brings the schema up to the last of `list` (the migrations above by default); returns the
+ * versions it applied. Under a transaction-scoped advisory lock, so two servers starting on one
+ * PostgreSQL apply each once. A migration already applied whose checksum differs from its text's
+ * is a {@link MigrationEdited}, naming it; one applied before checksums were kept takes its
+ * text's checksum.
  */
-export const migrate = async (db: Database): Promise<ReadonlyArray<number>> => {
+export const migrate = async (db: Database, list: ReadonlyArray<Migration> = migrations): Promise<ReadonlyArray<number>> => {
   // Under the lock too: two servers creating the table at once would collide in the catalogue.
   await db.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock(20261123)')
-    await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
-      version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`)
+    await tx.exec(`${PATIENT}; ${LOCK}`)
+    await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now());
+      ALTER TABLE schema_migrations ADD COLUMN IF NOT EXISTS checksum text`)
   })
   const applied: Array<number> = []
-  for (const m of migrations) {
+  for (const m of list) {
+    const checksum = checksumOf(m)
     const ran = await db.transaction(async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock(20261123)')
-      const done = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [m.version])
-      if (done.length > 0) return false
-      for (const statement of statements(m.sql)) await tx.query(statement)
-      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name])
+      await tx.exec(`${PATIENT}; ${LOCK}`)
+      const done = await tx.query<{ checksum: string | null }>('SELECT checksum FROM schema_migrations WHERE version = $1', [
+        m.version
+      ])
+      const kept = done[0]
+      if (kept !== undefined) {
+        if (kept.checksum === null)
+          await tx.query('UPDATE schema_migrations SET checksum = $2 WHERE version = $1', [m.version, checksum])
+        else if (kept.checksum !== checksum)
+          throw new MigrationEdited(
+            `migration ${m.version} (${m.name}) was edited after it ran: its text's SHA-256 is ${checksum}, the database ran ${kept.checksum}; add a new migration instead`
+          )
+        return false
+      }
+      await tx.exec(m.sql)
+      await tx.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [m.version, m.name, checksum])
       return true
     })
     if (ran) applied.push(m.version)
   }
   return applied
-}
-
-/**
- * A migration's statements, one by one: a parameterised query runs a single statement. A `;`
- * inside a `$$`-quoted function body does not end its statement.
- */
-const statements = (sql: string): ReadonlyArray<string> => {
-  const found: Array<string> = []
-  let current = ''
-  sql
-    .replace(/--[^\n]*/g, '')
-    .split('$$')
-    .forEach((part, i) => {
-      if (i % 2 === 1) {
-        current += `$$${part}$$`
-        return
-      }
-      const [first = '', ...rest] = part.split(';')
-      current += first
-      for (const piece of rest) {
-        found.push(current)
-        current = piece
-      }
-    })
-  found.push(current)
-  return found.map((s) => s.trim()).filter((s) => s !== '')
 }

@@ -4,7 +4,7 @@
  * @since 0.2.0
  */
 import { PGlite } from '@electric-sql/pglite'
-import { asNumber, asText, type Database, DATE, INT8, type Queryable, type Row } from './database'
+import { asNumber, asText, type Database, DATE, INT8, type Queryable, type Row } from './driver'
 
 /**
  * PGlite under `dataDir` (in memory when undefined). It is one connection, whose transactions
@@ -19,17 +19,35 @@ export const openPGlite = async (dataDir: string | undefined): Promise<Database>
     async <R extends Row>(text: string, values: ReadonlyArray<unknown> = []) =>
       (await q.query<R>(text, [...values])).rows
   let last = Promise.resolve()
+  // Statements and transactions under way: the first holds the one connection, the others wait.
+  let active = 0
+  const counted = <T>(work: Promise<T>): Promise<T> => {
+    active++
+    return work.finally(() => {
+      active--
+    })
+  }
   return {
     driver: 'pglite',
-    query: on(db),
+    query: (text, values) => counted(on(db)(text, values)),
     transaction: (work) => {
-      const done = db.transaction((tx) => work({ query: on(tx) }))
+      const done = counted(
+        db.transaction((tx) =>
+          work({
+            query: on(tx),
+            exec: async (script) => {
+              await tx.exec(script)
+            }
+          })
+        )
+      )
       last = done.then(
         () => undefined,
         () => undefined
       )
       return done
     },
+    stats: () => ({ total: 1, idle: active === 0 ? 1 : 0, waiting: Math.max(0, active - 1) }),
     close: async () => {
       await last
       await db.close()

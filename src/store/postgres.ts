@@ -4,7 +4,7 @@
  * @since 0.2.0
  */
 import pg from 'pg'
-import { asNumber, asText, type Database, DATE, INT8, type Queryable, type Row } from './database'
+import { asNumber, asText, type Database, DATE, INT8, type Queryable, type Row, type Timeouts } from './driver'
 
 type Parser = (text: string) => unknown
 
@@ -18,17 +18,23 @@ const typeParser = (oid: number, format?: 'text' | 'binary'): Parser =>
 
 /**
  * A pool of 10 connections to the server of `connectionString`; each transaction holds one
- * connection from `BEGIN` to `COMMIT` or `ROLLBACK`. Rejects, pool closed, when the server cannot
- * be reached.
+ * connection from `BEGIN` to `COMMIT` or `ROLLBACK`. Every connection has the statement, lock and
+ * idle-in-transaction `timeouts` (R-111). Rejects, pool closed, when the server cannot be reached.
  */
-export const openPostgres = async (connectionString: string): Promise<Database> => {
+export const openPostgres = async (connectionString: string, timeouts: Timeouts): Promise<Database> => {
   const pool = new pg.Pool({
     connectionString,
     max: 10,
     // A server that does not answer is a 503 within seconds, never a request that hangs (R-110).
     connectionTimeoutMillis: 5_000,
-    // Each connection reads instants in UTC, whatever the server's default.
-    options: '-c TimeZone=UTC',
+    // Each connection reads instants in UTC, whatever the server's default; no statement, lock
+    // wait or idle transaction of it lasts past its timeout (R-111).
+    options: [
+      '-c TimeZone=UTC',
+      `-c statement_timeout=${timeouts.statementMs}`,
+      `-c lock_timeout=${timeouts.lockMs}`,
+      `-c idle_in_transaction_session_timeout=${timeouts.idleInTransactionMs}`
+    ].join(' '),
     types: { getTypeParser: typeParser as typeof pg.types.getTypeParser }
   })
   // An idle connection the server ends (a restart, pg_terminate_backend) is already out of the
@@ -65,20 +71,37 @@ export const openPostgres = async (connectionString: string): Promise<Database> 
     query: on(pool),
     transaction: async (work) => {
       const client = await pool.connect()
+      // A connection whose rollback failed is in a state no one knows: it leaves the pool (R-111).
+      let broken = false
+      // A connection cut while checked out (the server ended it, the network dropped) says so as an
+      // 'error' event the pool does not hear for it: unheard, it would end the process.
+      const cut = (): void => {
+        broken = true
+      }
+      client.on('error', cut)
       try {
         await client.query('BEGIN')
-        const result = await work({ query: on(client) })
+        const result = await work({
+          query: on(client),
+          exec: async (script) => {
+            await client.query(script)
+          }
+        })
         await client.query('COMMIT')
         return result
       } catch (e) {
-        // A connection that failed cannot roll back either: the error to pass on is the first.
-        await client.query('ROLLBACK').catch(() => undefined)
+        // The error to pass on is the first, whatever the rollback does.
+        await client.query('ROLLBACK').catch(() => {
+          broken = true
+        })
         throw e
       } finally {
-        client.release()
+        client.off('error', cut)
+        client.release(broken)
       }
     },
     // Called once the HTTP server has closed: no transaction is under way.
-    close: end
+    close: end,
+    stats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount })
   }
 }

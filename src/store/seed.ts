@@ -8,13 +8,10 @@
  *
  * @since 0.2.0
  */
-import { createHash } from 'node:crypto'
 import type { BudgetJson as Budget } from '../budget/model'
 import type { Database, Queryable } from './database'
+import { keyHash } from './keys'
 import { insertBudget } from './store'
-
-/** The SHA-256 of an API key, in hex: all the database keeps of a key. */
-export const keyHash = (key: string): string => createHash('sha256').update(key).digest('hex')
 
 /** The demo company's id, and the other company's. */
 export const ACME = 'c-acme'

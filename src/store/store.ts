@@ -7,6 +7,7 @@
  * @since 0.2.0
  */
 import { budgetFields, type BudgetJson } from '../budget/model'
+import { holdsNul } from '../json/value'
 import type { Session } from '../index'
 import { instantColumnText } from '../sql/timestamp'
 import type { Queryable, Row } from './database'
@@ -27,8 +28,9 @@ export interface TransactionRow {
   readonly updated_at: string
 }
 
-/** A reply kept for an Idempotency-Key. */
+/** A reply kept for an Idempotency-Key, and the request that claimed the key (null for a key claimed before it was kept). */
 export interface KeptReply {
+  readonly request_id: string | null
   readonly fingerprint: string
   readonly status: number | null
   readonly headers: Readonly<Record<string, string>> | null
@@ -49,7 +51,7 @@ const budgetOf = (row: Row): BudgetFound => {
 }
 
 /** PostgreSQL text holds no NUL: an id with one names no row (and would be refused as a parameter). */
-const noRow = (id: string): boolean => id.includes('\u0000')
+const noRow = holdsNul
 
 /** The session an API key (its SHA-256) resolves to; `user: null` when unknown or revoked. */
 export const findSession = async (db: Queryable, keySha256: string): Promise<Session> => {
@@ -68,17 +70,30 @@ export const findSession = async (db: Queryable, keySha256: string): Promise<Ses
     : { user: { id: found.id, email_verified: found.email_verified }, memberships: found.memberships }
 }
 
-/** The budget with that id, whatever its company (the facade decides the scope), or null. */
-export const findBudget = async (db: Queryable, id: string): Promise<BudgetFound | null> => {
+/**
+ * The budget with that id in the caller's company, or null: another company's budget is none, as
+ * the facade's scope check would have it (the same 404), and is never read for a stranger to it.
+ * Without a company (the conformance hook, which keeps the scenario's budget whatever it holds),
+ * whatever its company.
+ */
+export const findBudget = async (db: Queryable, id: string, companyId?: string): Promise<BudgetFound | null> => {
   if (noRow(id)) return null
-  const row = (await db.query(`${budgetSelect} WHERE b.id = $1`, [id]))[0]
+  const row = (
+    await db.query(
+      companyId === undefined ? `${budgetSelect} WHERE b.id = $1` : `${budgetSelect} WHERE b.id = $1 AND b.company_id = $2`,
+      companyId === undefined ? [id] : [id, companyId]
+    )
+  )[0]
   return row === undefined ? null : budgetOf(row)
 }
 
-/** As {@link findBudget}, the row locked until the transaction ends (`SELECT ... FOR UPDATE`). */
-export const lockBudget = async (tx: Queryable, id: string): Promise<BudgetFound | null> => {
-  if (noRow(id)) return null
-  const row = (await tx.query(`${budgetSelect} WHERE b.id = $1 FOR UPDATE OF b`, [id]))[0]
+/**
+ * As {@link findBudget} in a company, the row locked until the transaction ends (`SELECT ... FOR
+ * UPDATE`): a member of one company never locks another's budget.
+ */
+export const lockBudget = async (tx: Queryable, id: string, companyId: string): Promise<BudgetFound | null> => {
+  if (noRow(id) || holdsNul(companyId)) return null
+  const row = (await tx.query(`${budgetSelect} WHERE b.id = $1 AND b.company_id = $2 FOR UPDATE OF b`, [id, companyId]))[0]
   return row === undefined ? null : budgetOf(row)
 }
 
@@ -86,23 +101,9 @@ export const lockBudget = async (tx: Queryable, id: string): Promise<BudgetFound
 export const companyBudgets = async (db: Queryable, companyId: string): Promise<ReadonlyArray<BudgetFound>> =>
   (await db.query(`${budgetSelect} WHERE b.company_id = $1 ORDER BY b.created_on, b.id`, [companyId])).map(budgetOf)
 
-const changeableFields = [
-  'name',
-  'description',
-  'access',
-  'manager_id',
-  'co_manager_id',
-  'status',
-  'ends_on',
-  'recurrence_unit',
-  'recurrence_every',
-  'base_amount_cents',
-  'recurrence_starts_on',
-  'period_starts_on',
-  'period_ends_on',
-  'period_amount_cents',
-  'balance_cents'
-] as const
+/** What a budget never changes (contract section 2): the rest of its fields is written back. */
+const FIXED: ReadonlyArray<string> = ['id', 'company_id', 'currency', 'mode', 'created_on']
+const changeableFields = /*#__PURE__*/ budgetFields.filter((f) => !FIXED.includes(f))
 
 /** Inserts a budget, every field of contract section 2 (the demo seed; the conformance hook, whose budget the table itself checks). */
 export const insertBudget = async (tx: Queryable, budget: Readonly<Record<string, unknown>>): Promise<void> => {
@@ -129,9 +130,13 @@ export const memberIds = async (db: Queryable, companyId: string): Promise<Reado
 const transactionSelect = `SELECT id, company_id, amount, status, ${iso('created_at')} AS created_at, ${iso('updated_at')} AS updated_at
   FROM bank_transactions`
 
-/** The bank transaction with that id, locked until the transaction ends, or null. */
-export const lockTransaction = async (tx: Queryable, id: string): Promise<TransactionRow | null> =>
-  noRow(id) ? null : ((await tx.query<TransactionRow & Row>(`${transactionSelect} WHERE id = $1 FOR UPDATE`, [id]))[0] ?? null)
+/** The bank transaction with that id in the caller's company, locked until the transaction ends, or null. */
+export const lockTransaction = async (tx: Queryable, id: string, companyId: string): Promise<TransactionRow | null> =>
+  noRow(id) || holdsNul(companyId)
+    ? null
+    : ((
+        await tx.query<TransactionRow & Row>(`${transactionSelect} WHERE id = $1 AND company_id = $2 FOR UPDATE`, [id, companyId])
+      )[0] ?? null)
 
 /** Writes back the status of a transaction a facade returned. */
 export const saveTransactionStatus = async (tx: Queryable, id: string, status: string): Promise<void> => {
@@ -186,7 +191,14 @@ export const saveRole = async (tx: Queryable, companyId: string, userId: string,
  */
 export const claimIdempotencyKey = async (
   tx: Queryable,
-  claim: { key_sha256: string; idempotency_key: string; fingerprint: string; now: string; expired_before: string }
+  claim: {
+    key_sha256: string
+    idempotency_key: string
+    fingerprint: string
+    request_id: string
+    now: string
+    expired_before: string
+  }
 ): Promise<KeptReply | null> => {
   // A key kept longer than its time to live is forgotten: its reuse is a new request.
   await tx.query('DELETE FROM idempotency_keys WHERE key_sha256 = $1 AND idempotency_key = $2 AND created_at < $3', [
@@ -195,13 +207,13 @@ export const claimIdempotencyKey = async (
     claim.expired_before
   ])
   const inserted = await tx.query(
-    `INSERT INTO idempotency_keys (key_sha256, idempotency_key, fingerprint, created_at) VALUES ($1, $2, $3, $4)
+    `INSERT INTO idempotency_keys (key_sha256, idempotency_key, fingerprint, created_at, request_id) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT DO NOTHING RETURNING 1`,
-    [claim.key_sha256, claim.idempotency_key, claim.fingerprint, claim.now]
+    [claim.key_sha256, claim.idempotency_key, claim.fingerprint, claim.now, claim.request_id]
   )
   if (inserted.length > 0) return null
   const kept = await tx.query<KeptReply & Row>(
-    'SELECT fingerprint, status, headers, body FROM idempotency_keys WHERE key_sha256 = $1 AND idempotency_key = $2',
+    'SELECT request_id, fingerprint, status, headers, body FROM idempotency_keys WHERE key_sha256 = $1 AND idempotency_key = $2',
     [claim.key_sha256, claim.idempotency_key]
   )
   // The claim waited for the request holding the key: its row is committed, reply and all.

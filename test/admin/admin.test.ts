@@ -18,6 +18,7 @@ import { type Browser, type ConsoleMessage, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchChromium } from '../chromium'
 import { buildAdmin } from '../../scripts/admin'
+import { rules } from '../../src/decision/rules'
 import { adminRoutes, defaultAdminDir } from '../../src/server/admin'
 import { listen, type Served } from '../../src/server/main'
 import type { Database } from '../../src/store/database'
@@ -87,6 +88,44 @@ const displayedRows = () => page.locator('.MuiTablePagination-displayedRows').te
 /** Waits until the pagination reads `text` ("26–50 of 5000"). */
 const showing = (text: RegExp) => page.locator('.MuiTablePagination-displayedRows', { hasText: text }).waitFor()
 
+const FIELDS = [
+  'name',
+  'description',
+  'access',
+  'ends_on',
+  'manager_id',
+  'recurrence_unit',
+  'recurrence_every',
+  'base_amount_cents'
+] as const
+
+/** What the edit page says beside each input: the words of the rule that locks it, or null. */
+const lockNotes = async () =>
+  Object.fromEntries(
+    await Promise.all(
+      FIELDS.map(async (f) => {
+        const note = page.locator(`.ra-input-${f} .locked`)
+        return [f, (await note.count()) === 0 ? null : await note.textContent()] as const
+      })
+    )
+  )
+
+/** The note of `rule` as the rules catalogue words it. */
+const noteOf = (rule: keyof typeof rules) => `Locked by ${rule}: ${rules[rule].summary}`
+
+/** Whether each input of the edit page is disabled. */
+const disabledInputs = async () =>
+  Object.fromEntries(
+    await Promise.all(
+      FIELDS.map(async (f): Promise<readonly [string, boolean]> => [
+        f,
+        f === 'access' || f === 'recurrence_unit'
+          ? (await page.locator(`.ra-input-${f} [role=combobox]`).getAttribute('aria-disabled')) === 'true'
+          : await page.locator(`input[name=${f}]`).isDisabled()
+      ])
+    )
+  )
+
 describe('admin console', { timeout: 30_000 }, () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'admin-'))
@@ -94,7 +133,9 @@ describe('admin console', { timeout: 30_000 }, () => {
     const store = await seeded(stores[0] as (typeof stores)[number])
     db = store.database
     drop = store.drop
-    api = await listen(db, { clock: () => NOW, rateLimitPerMinute: 1_000_000 })
+    // A clock a millisecond on at each reading: the records' instants follow the requests.
+    let tick = 0
+    api = await listen(db, { clock: () => new Date(NOW.getTime() + tick++), rateLimitPerMinute: 1_000_000 })
     ;({ server: front, url: base } = await listenOn(frontOf(api.url)))
     browser = await launchChromium()
     page = await browser.newPage({ viewport: { width: 1280, height: 1000 }, locale: 'en-US' })
@@ -192,6 +233,17 @@ describe('admin console', { timeout: 30_000 }, () => {
     expect(await page.locator('input[name=recurrence_every]').isDisabled()).toBe(true)
     expect(await page.locator('input[name=base_amount_cents]').isDisabled()).toBe(true)
     expect(await page.getByRole('combobox', { name: 'Recurrence unit' }).getAttribute('aria-disabled')).toBe('true')
+    // Beside each locked input, the rule that locks it (contract section 5, rows 9 and 10), in the catalogue's words.
+    expect(await lockNotes()).toEqual({
+      name: null,
+      description: null,
+      access: null,
+      ends_on: null,
+      manager_id: noteOf('budget.permission.manager'),
+      recurrence_unit: noteOf('budget.permission.recurrence'),
+      recurrence_every: noteOf('budget.permission.recurrence'),
+      base_amount_cents: noteOf('budget.permission.recurrence')
+    })
   })
 
   it('renames Travel and sees it saved', async () => {
@@ -211,6 +263,15 @@ describe('admin console', { timeout: 30_000 }, () => {
     expect((await row("SELECT ends_on FROM budgets WHERE id = 'b-travel'")).ends_on).toBeNull()
   })
 
+  it('as demo-manager, opens Team lunch, which he does not manage: every input locked by row 6', async () => {
+    // The probe is a 401 with a body for a caller without budget rights.
+    expectedRefusals.push('401 /v1/budgets/b-team-lunch')
+    await page.goto(`${base}/admin/#/budgets/b-team-lunch`)
+    await page.locator('.ra-input-name .locked').waitFor()
+    expect(await disabledInputs()).toEqual(Object.fromEntries(FIELDS.map((f) => [f, true])))
+    expect(await lockNotes()).toEqual(Object.fromEntries(FIELDS.map((f) => [f, noteOf('budget.permission.update')])))
+  })
+
   it('as demo-admin, turns on monthly renewal and sees the next periods in the preview', async () => {
     // The probe is a 422 for full rights.
     expectedRefusals.push('422 /v1/budgets/b-travel')
@@ -219,6 +280,7 @@ describe('admin console', { timeout: 30_000 }, () => {
     await page.goto(`${base}/admin/#/budgets/b-travel`)
     await page.locator('input[name=recurrence_every]').waitFor()
     expect(await page.locator('input[name=manager_id]').isDisabled()).toBe(false)
+    expect(await lockNotes()).toEqual(Object.fromEntries(FIELDS.map((f) => [f, null])))
     await page.getByRole('combobox', { name: 'Recurrence unit' }).click()
     await page.getByRole('option', { name: 'month' }).click()
     await page.locator('input[name=base_amount_cents]').fill('100000')
@@ -232,6 +294,16 @@ describe('admin console', { timeout: 30_000 }, () => {
     expect(await page.locator('.RaUserMenu-root, header').first().textContent()).toContain('demo-admin at Acme SpA')
     await page.getByRole('listbox').waitFor({ state: 'detached' })
     await page.screenshot({ path: SCREENSHOT, fullPage: true })
+  })
+
+  it('as demo-admin, opens the closed Events 2025: every input locked, each saying a closed budget takes no update', async () => {
+    // The probe is a 409 for full rights on a closed budget (row 11).
+    expectedRefusals.push('409 /v1/budgets/b-events-2025')
+    await page.goto(`${base}/admin/#/budgets/b-events-2025`)
+    await page.locator('.ra-input-name .locked').waitFor()
+    expect((await row("SELECT status FROM budgets WHERE id = 'b-events-2025'")).status).toBe('closed')
+    expect(await disabledInputs()).toEqual(Object.fromEntries(FIELDS.map((f) => [f, true])))
+    expect(await lockNotes()).toEqual(Object.fromEntries(FIELDS.map((f) => [f, noteOf('budget.status.closed')])))
   })
 
   it('as demo-admin, authorizes a pending transaction; again, the 409 is a notification in the service’s words', async () => {
@@ -260,6 +332,71 @@ describe('admin console', { timeout: 30_000 }, () => {
     await page.getByRole('button', { name: 'Top up' }).click()
     await page.getByText(`Balance ${String(before + 10000)} cents`).waitFor()
     expect((await row("SELECT balance_cents FROM budgets WHERE id = 'b-travel'")).balance_cents).toBe(before + 10000)
+  })
+
+  it("as demo-admin, Travel's history: its last decisions newest first, who, what changed, the deciding rule", async () => {
+    await page.goto(`${base}/admin/#/budgets/b-travel/show`)
+    await page.getByRole('button', { name: 'History' }).click()
+    await page.locator('table[aria-label=history] tbody tr').first().waitFor()
+    const shown = await Promise.all(
+      (await page.locator('table[aria-label=history] tbody tr').all()).map(async (r) => [
+        await r.getAttribute('data-request-id'),
+        ...(await r.locator('td').allTextContents())
+      ])
+    )
+    const kept = await db.query<{ id: string; actor_id: string | null; method: string; path: string; status: number }>(
+      `SELECT id, actor_id, method, path, status FROM decisions
+        WHERE company_id = 'c-acme' AND resource_id = 'b-travel' AND endpoint <> 'budget.get'
+       ORDER BY at DESC, id DESC LIMIT 10`
+    )
+    expect(shown.map((r) => [r[0], r[2], r[3], r[4]])).toEqual(
+      kept.map((k) => [k.id, k.actor_id, `${k.method} ${k.path}`, String(k.status)])
+    )
+    // The newest is the second top-up of the test before: its change and the rule that applied it.
+    const before = (await row("SELECT balance_cents FROM budgets WHERE id = 'b-travel'")).balance_cents as number
+    expect(shown[0]?.slice(2)).toEqual([
+      'u-admin',
+      'POST /v1/budgets/b-travel/top_up',
+      '200',
+      `balance_cents: ${before - 5000} → ${before}`,
+      'money.apply'
+    ])
+  })
+
+  it('finds a request id typed in: its rules in words, what changed, and its case one click from the explorer', async () => {
+    const renamed = await row(
+      `SELECT id FROM decisions WHERE resource_id = 'b-travel' AND endpoint = 'budget.update' AND status = 200
+       AND changes::text LIKE '%"Trips"%'`
+    )
+    const id = renamed.id as string
+    await page.goto(`${base}/admin/#/decisions`)
+    await page.getByLabel('Request id').fill(id)
+    const rows = page.locator('.RaDatagrid-row')
+    await page.locator('.MuiTablePagination-displayedRows', { hasText: /^1-1 of 1$/ }).waitFor()
+    expect(await rows.locator('td.column-id').allTextContents()).toEqual([id])
+    await page.locator('td.column-id', { hasText: id }).click()
+    const panel = page.locator(`.decision[data-request-id="${id}"]`)
+    await panel.waitFor()
+    expect(await panel.locator('.decision-changes').textContent()).toBe('changed: name: "Travel" → "Trips"')
+    expect(await panel.locator('.decision-rules li[data-rule="budget.update"]').textContent()).toBe(
+      'budget.update The fields sent with a new value change; nothing else does.'
+    )
+    const href = (await panel.locator('a.explorer-link').getAttribute('href')) ?? ''
+    expect(href.startsWith('/#decision=')).toBe(true)
+    expect((JSON.parse(decodeURIComponent(href.slice('/#decision='.length))) as { request_id: string }).request_id).toBe(id)
+  })
+
+  it("as demo-manager, Travel's history is the service's refusal, in words", async () => {
+    // The rights probe's 403, and the history's 401.
+    expectedRefusals.push('401 /v1/decisions')
+    await signOut()
+    await signIn('demo-manager')
+    await page.goto(`${base}/admin/#/budgets/b-travel/show`)
+    await page.getByRole('button', { name: 'History' }).click()
+    await page.locator('.history-note').waitFor()
+    expect(await page.locator('.history-note').textContent()).toBe(
+      'The history is shown to owners, admins and members with budgets_manage.'
+    )
   })
 
   it('logged no console error and no failed request but the refusals it provoked', () => {

@@ -191,7 +191,8 @@ export const outputs: ReadonlyArray<Case> = [
   }
 ]
 
-const ENDPOINTS = 'budget.update, budget.top_up, budget.withdraw, budget.amount'
+const ENDPOINTS =
+  'budget.get, budget.update, budget.top_up, budget.withdraw, budget.amount, index.budgets, index.bank_transactions, transaction.authorize, recipient.enroll, index.companies, role.assign, index.decisions'
 
 export const errors: ReadonlyArray<Case> = [
   {

@@ -18,6 +18,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchChromium } from '../chromium'
 import { buildExplorer } from '../../scripts/explorer'
 import { defaultExplorerDir, explorerRoutes } from '../../src/server/explorer'
+import { decisionRecord } from '../../src/decisions'
+import { respondBudgetUpdate } from '../../src/index'
 
 const SCREENSHOT = fileURLToPath(new URL('../../reports/explorer.png', import.meta.url))
 
@@ -228,6 +230,89 @@ describe('decision explorer', { timeout: 15_000 }, () => {
     expect(await page.locator('#budget-error').textContent()).toMatch(/^Not a valid stored budget: .*period_ends_on/)
     expect(await page.locator('#timeline').textContent()).toBe('No periods: the budget is not valid.')
     expect(await page.locator('#permitted > li').count()).toBe(0)
+  })
+
+  describe('a recorded decision opened from its link (R-121)', () => {
+    const budget = {
+      id: 'b-travel',
+      company_id: 'c-acme',
+      name: 'Travel',
+      description: null,
+      access: 'everyone',
+      currency: 'CLP',
+      mode: 'funded',
+      manager_id: 'u-manager',
+      co_manager_id: null,
+      status: 'open',
+      created_on: '2026-01-31',
+      ends_on: null,
+      recurrence_unit: 'month',
+      recurrence_every: 1,
+      base_amount_cents: 40000,
+      recurrence_starts_on: '2026-01-31',
+      period_starts_on: '2026-10-31',
+      period_ends_on: '2026-11-30',
+      period_amount_cents: 40000,
+      balance_cents: 1000
+    }
+    const context = {
+      request: {
+        headers: { Authorization: 'Bearer demo-manager', 'company-id': 'c-acme' },
+        body: '{"budget":{"recurrence_unit":"week"}}'
+      },
+      session: {
+        user: { id: 'u-manager', email_verified: true },
+        memberships: { 'c-acme': { role: 'member' as const, permissions: [] as Array<string> } }
+      },
+      budget,
+      today: '2026-11-23',
+      request_id: 'req-recorded',
+      company_member_ids: ['u-manager', 'u-admin']
+    } as Parameters<typeof respondBudgetUpdate>[0]
+    const recorded = () => {
+      const made = decisionRecord('budget.update', context, respondBudgetUpdate(context), {
+        at: '2026-11-23T15:00:00.000000Z',
+        key_id: '0a1b2c3d4e5f6071',
+        method: 'PATCH',
+        path: '/v1/budgets/b-travel'
+      })
+      if (made._tag === 'Left') throw new Error(made.left.detail)
+      return made.right
+    }
+    const open = async (hash: string) => {
+      await page.goto('about:blank')
+      await page.goto(`${base}/#decision=${hash}`)
+      await page.locator('body[data-ready="true"]').waitFor()
+    }
+
+    it('fills the form with its case, and the library here decides it the same: 403 by the recurrence rule', async () => {
+      await open(encodeURIComponent(JSON.stringify(recorded())))
+      expect(await page.locator('#recorded').isVisible()).toBe(true)
+      expect(await page.locator('#recorded-summary').textContent()).toBe(
+        'Request req-recorded (budget.update, PATCH /v1/budgets/b-travel) at 2026-11-23T15:00:00.000000Z, by u-manager: replied 403, decided by budget.permission.recurrence (budget-rules 0.4.0).'
+      )
+      expect(await page.locator('#recorded-replay').getAttribute('data-replay')).toBe('same')
+      expect(await status()).toBe('403')
+      expect((await ruleIds()).at(-1)).toBe('budget.permission.recurrence')
+      expect(await page.locator('textarea[name=body]').inputValue()).toBe('{"budget":{"recurrence_unit":"week"}}')
+      expect(await page.locator('input[name=today]').inputValue()).toBe('2026-11-23')
+      expect(await page.locator('select[name=relation]').inputValue()).toBe('manager')
+      expect(await page.locator('select[name=role]').inputValue()).toBe('member')
+      expect(await page.locator('input[name=base_amount_cents]').inputValue()).toBe('40000')
+      expect(await page.locator('input[name=members]').inputValue()).toBe('u-manager, u-admin')
+    })
+
+    it('a record whose reply the library here would not give says so; a link that is no record says that', async () => {
+      const record = recorded()
+      await open(encodeURIComponent(JSON.stringify({ ...record, status: 200, reply: { ...record.reply, status: 200 } })))
+      expect(await page.locator('#recorded-replay').getAttribute('data-replay')).toBe('differs')
+      expect(await page.locator('#recorded-replay').textContent()).toBe(
+        'Decided again here, its case gets another reply: 403, decided by budget.permission.recurrence.'
+      )
+      await open('%7Bnot%20a%20record')
+      expect(await page.locator('#recorded-summary').textContent()).toBe('The link holds no decision record.')
+      expect(await status()).toBe('200')
+    })
   })
 
   it('logged no console error, page error or failed request', () => {

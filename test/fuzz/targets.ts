@@ -394,6 +394,28 @@ const callerOutside = (c: unknown): string | null => {
   }
 }
 
+/** What permittedUpdateFields and lockedUpdateFields name outside their types: the caller, then the budget's managers and status. */
+const permissionsOutside = (a: ReadonlyArray<unknown>): string | null => {
+  const c = callerOutside(a[0])
+  if (c !== null) return c
+  try {
+    const b = a[1]
+    if (!isObject(b)) return 'budget'
+    for (const f of ['manager_id', 'co_manager_id']) if (b[f] !== null && typeof b[f] !== 'string') return `budget.${f}`
+    return ['open', 'closing', 'closed'].includes(b.status as string) ? null : 'budget.status'
+  } catch {
+    return 'budget'
+  }
+}
+
+/** The rules that lock an update field, as the contract's section 5 names them (rows 6, 9, 10 and 11). */
+const LOCK_RULES: ReadonlyArray<string> = [
+  'budget.permission.update',
+  'budget.permission.manager',
+  'budget.permission.recurrence',
+  'budget.status.closed'
+]
+
 const numberOutside = (u: unknown, name: string): string | null => (typeof u !== 'number' || Number.isNaN(u) ? name : null)
 
 // -------------------------------------------------------------------------------------
@@ -657,6 +679,93 @@ export const buildSpecs = (lib: Lib): ReadonlyMap<string, Spec> => {
       }
     ],
 
+    ['respondBudget', budgetFacade('other', () => fc.constant(undefined))],
+
+    // decision records (R-120, R-122): built, refused or replayed, never thrown
+    [
+      'decisionRecord',
+      {
+        kind: 'client',
+        params: ['endpoint', 'context', 'reply', 'meta'],
+        args: budgetContextArb(updateBodyArb).map((c) => [
+          'budget.update',
+          c,
+          (lib.respondBudgetUpdate as (c: unknown) => unknown)(c),
+          { at: '2026-11-22T12:00:00Z', key_id: null, method: 'PATCH', path: '/v1/budgets/b-1' }
+        ]),
+        rows: [[1, 'budget']],
+        headers: [[1, 'request', 'headers']],
+        focus: [
+          [1, 'request', 'headers'],
+          [2, 'body'],
+          [3, 'at']
+        ],
+        check: eitherCheck
+      }
+    ],
+    [
+      'replayedRecord',
+      {
+        kind: 'client',
+        params: ['replayed', 'meta'],
+        args: fc.tuple(
+          fc.record({
+            request_id: fc.string(),
+            company_id: fc.option(fc.string(), { nil: null }),
+            actor_id: fc.option(fc.string(), { nil: null }),
+            endpoint: fc.constant('budget.top_up'),
+            resource_id: fc.option(fc.string(), { nil: null }),
+            replay_of: fc.string(),
+            reply: fc.record({ status: fc.constantFrom(200, 422), headers: fc.constant({}), body: fc.jsonValue() })
+          }),
+          fc.constant({ at: '2026-11-22T12:00:00Z', key_id: null, method: 'POST', path: '/' })
+        ),
+        check: eitherCheck
+      }
+    ],
+    [
+      'replay',
+      {
+        kind: 'client',
+        params: ['record'],
+        args: budgetContextArb(updateBodyArb).map((c) => {
+          const made = (lib.decisionRecord as (...a: ReadonlyArray<unknown>) => { _tag: string; right?: unknown })(
+            'budget.update',
+            c,
+            (lib.respondBudgetUpdate as (c: unknown) => unknown)(c),
+            { at: '2026-11-22T12:00:00Z', key_id: null, method: 'PATCH', path: '/v1/budgets/b-1' }
+          )
+          return [made.right ?? null]
+        }),
+        focus: [
+          [0, 'case'],
+          [0, 'reply'],
+          [0, 'rules']
+        ],
+        check: (r) => when(isObject(r) && typeof r.replayable === 'boolean', 'did not return a replay result')
+      }
+    ],
+    [
+      'decideCase',
+      {
+        kind: 'client',
+        params: ['case'],
+        args: budgetContextArb(updateBodyArb).map((c) => [{ endpoint: 'budget.update', ...c }]),
+        check: eitherCheck
+      }
+    ],
+    ['isDecisionEndpoint', { kind: 'client', params: ['u'], args: fc.constantFrom('budget.update', 'x').map((e) => [e]) }],
+    [
+      'bearerKey',
+      {
+        kind: 'client',
+        params: ['headers'],
+        args: requestHeadersArb.map((h) => [h]),
+        headers: [[0]],
+        check: (r) => when(r === undefined || typeof r === 'string', 'did not return a key or undefined')
+      }
+    ],
+
     // client functions (contract section 3)
     [
       'parseErrorResponse',
@@ -828,18 +937,7 @@ export const buildSpecs = (lib: Lib): ReadonlyMap<string, Spec> => {
       'permittedUpdateFields',
       typed(['caller', 'budget'], fc.tuple(callerArb, budgetArb), {
         rows: [[1]],
-        outside: (a) => {
-          const c = callerOutside(a[0])
-          if (c !== null) return c
-          try {
-            const b = a[1]
-            if (!isObject(b)) return 'budget'
-            for (const f of ['manager_id', 'co_manager_id']) if (b[f] !== null && typeof b[f] !== 'string') return `budget.${f}`
-            return ['open', 'closing', 'closed'].includes(b.status as string) ? null : 'budget.status'
-          } catch {
-            return 'budget'
-          }
-        },
+        outside: permissionsOutside,
         // Called twice: R-18 wants a fresh array each time, shared with nothing.
         call: (f, a) => {
           const first = f(...a)
@@ -858,6 +956,35 @@ export const buildSpecs = (lib: Lib): ReadonlyMap<string, Spec> => {
               `did not return update fields in order :: ${describe(fields)}`
             ),
             ...when(fresh, 'returned the same array twice (R-18: a fresh array each call)')
+          ]
+        }
+      })
+    ],
+    [
+      'lockedUpdateFields',
+      typed(['caller', 'budget'], fc.tuple(callerArb, budgetArb), {
+        rows: [[1]],
+        outside: permissionsOutside,
+        // Called twice: R-18 wants a fresh object each time, shared with nothing.
+        call: (f, a) => {
+          const first = f(...a)
+          return { locked: first, fresh: first !== f(...a) }
+        },
+        check: (r) => {
+          const { locked, fresh } = r as { locked: unknown; fresh: boolean }
+          const keys = isObject(locked) ? Object.keys(locked) : null
+          return [
+            ...when(
+              keys !== null &&
+                keys.every(
+                  (f, i) =>
+                    UPDATE_FIELDS.includes(f as (typeof UPDATE_FIELDS)[number]) &&
+                    (i === 0 || UPDATE_FIELDS.indexOf(f as never) > UPDATE_FIELDS.indexOf(keys[i - 1] as never)) &&
+                    LOCK_RULES.includes((locked as Record<string, unknown>)[f] as string)
+                ),
+              `did not return update fields in order, each with a lock rule :: ${describe(locked)}`
+            ),
+            ...when(fresh, 'returned the same object twice (R-18: a fresh object each call)')
           ]
         }
       })

@@ -27,7 +27,11 @@ export type Request =
 
 let fuzz: Fuzz
 try {
-  fuzz = new Fuzz({ ...(await import('../../src/index')), ...(await import('../../src/rules')) })
+  fuzz = new Fuzz({
+    ...(await import('../../src/index')),
+    ...(await import('../../src/rules')),
+    ...(await import('../../src/decisions'))
+  })
 } catch (e) {
   port.postMessage({ type: 'load-error', message: e instanceof Error ? (e.stack ?? e.message) : String(e) })
   throw e

@@ -42,7 +42,8 @@ const expectedStatuses: Readonly<Record<string, ReadonlyArray<string>>> = {
   'post /v1/banking/bank_transactions/{id}/authorize': ['200', '400', '401', '404', '409', '422', '429', '500', '503'],
   'post /v1/banking/bank_recipients': ['201', '400', '401', '404', '409', '413', '422', '429', '500', '503'],
   'get /v1/companies': ['200', '400', '401', '404', '416', '429', '500', '503'],
-  'patch /v1/companies/{id}/memberships/{user_id}': ['200', '400', '401', '403', '404', '413', '422', '429', '500', '503']
+  'patch /v1/companies/{id}/memberships/{user_id}': ['200', '400', '401', '403', '404', '413', '422', '429', '500', '503'],
+  'get /v1/decisions': ['200', '400', '401', '404', '416', '429', '500', '503']
 }
 
 describe('openApiDocument', () => {
@@ -113,7 +114,8 @@ describe('openApiDocument', () => {
           const index =
             o['operationId'] === 'listBudgets' ||
             o['operationId'] === 'listBankTransactions' ||
-            o['operationId'] === 'listCompanies'
+            o['operationId'] === 'listCompanies' ||
+            o['operationId'] === 'listDecisions'
           const idempotent = [
             'topUpBudget',
             'withdrawFromBudget',

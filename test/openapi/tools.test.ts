@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openApiDocument, operations } from '../../src/openapi'
 import { buildApp } from '../../src/server/app'
+import { requestLogger } from '../../src/server/log'
 import { servedDocument } from '../../src/server/openapi'
 import type { Database } from '../../src/store/database'
 import { OPENAPI_DOC } from '../../scripts/openapi'
@@ -85,7 +86,9 @@ describe('the reference server', () => {
       rateLimitPerMinute: 1,
       idempotencyTtlHours: 1,
       bodyLimitBytes: 1,
-      report: () => undefined
+      report: () => undefined,
+      logger: requestLogger('silent'),
+      decisionLog: true
     })
     const served = app.routes
       .filter((r) => r.path.startsWith('/v1/') && r.method !== 'ALL')

@@ -132,6 +132,35 @@ describe('getList (R-101)', () => {
     expect(refused.calls).toEqual([])
   })
 
+  it.each<[string, 'ASC' | 'DESC', string]>([
+    ['bank_transactions', 'ASC', '/v1/banking/bank_transactions?_start=0&_end=25&_order=asc'],
+    ['budgets', 'DESC', '/v1/budgets?_start=0&_end=25&_order=desc'],
+    ['companies', 'ASC', '/v1/companies?_start=0&_end=25&_order=asc']
+  ])(
+    'takes react-admin’s default sort by id on %s as the endpoint’s default order, %s: no _field (R-103)',
+    async (resource, order, path) => {
+      const { calls, fetch } = replying(
+        resource === 'companies'
+          ? { status: 200, headers: { 'X-Total-Count': '0' }, body: { data: [], cursors: { previous: null, next: null } } }
+          : pageOf([], 0)
+      )
+      await provider(fetch).getList(resource, { pagination: { page: 1, perPage: 25 }, sort: { field: 'id', order }, filter: {} })
+      expect(calls.map((c) => c.url)).toEqual([`${BASE}${path}`])
+    }
+  )
+
+  it('takes the default sort by id in getManyReference too, the target still a filter (R-103)', async () => {
+    const { calls, fetch } = replying(pageOf([], 0))
+    await provider(fetch).getManyReference('budgets', {
+      target: 'status',
+      id: 'open',
+      pagination: { page: 2, perPage: 10 },
+      sort: { field: 'id', order: 'DESC' },
+      filter: {}
+    })
+    expect(calls.map((c) => c.url)).toEqual([`${BASE}/v1/budgets?_start=10&_end=20&_order=desc&status=open`])
+  })
+
   it('leaves out what is not given: no window, no sort, an undefined filter value', async () => {
     const { calls, fetch } = replying(pageOf([], 0))
     await provider(fetch).getList('budgets', { filter: { name: undefined } })
@@ -169,9 +198,14 @@ describe('getList (R-101)', () => {
       'pagination.page 4503599627370496 is past the last record a window can name'
     ],
     [
-      'react-admin’s default sort by id',
-      { sort: { field: 'id', order: 'ASC' } },
-      'sort.field "id" is not a sort field of /v1/banking/bank_transactions (created_at, updated_at, amount)'
+      'a sort by a field the endpoint does not sort by',
+      { sort: { field: 'status', order: 'ASC' } },
+      'sort.field "status" is not a sort field of /v1/banking/bank_transactions (created_at, updated_at, amount)'
+    ],
+    [
+      'react-admin’s default sort by id in a lowercase order',
+      { sort: { field: 'id', order: 'asc' } },
+      'sort.order is "asc", not ASC or DESC'
     ],
     ['a lowercase order', { sort: { field: 'amount', order: 'asc' } }, 'sort.order is "asc", not ASC or DESC'],
     ['an unknown filter field', { filter: { q: 'lunch' } }, 'q is not a field of /v1/banking/bank_transactions'],

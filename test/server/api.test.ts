@@ -3,12 +3,14 @@
  * PostgreSQL server when DATABASE_URL is set) seeded with the demo data. Each store gets one
  * seeded database; the tests run in order and read the rows back from it directly.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listen, type Served } from '../../src/server/main'
 import type { Database } from '../../src/store/database'
 import { migrate } from '../../src/store/migrations'
 import { seedWhenEmpty } from '../../src/store/seed'
-import { call, type Call, seeded, stores, UUID } from './harness'
+import { call, type Call, type Got, seeded, stores, UUID } from './harness'
+import { DecisionRecord, replay } from '../../src/decisions'
+import { findDecision } from '../../src/store/decisions'
 import { type Prism, responseViolations, startPrism } from '../openapi/prism'
 
 const NOW = new Date('2026-11-23T15:00:00Z') // Monday 23 November 2026, noon in Santiago
@@ -29,7 +31,8 @@ const routes: ReadonlyArray<[string, string, unknown]> = [
   ['POST', '/v1/banking/bank_transactions/tx-00001/authorize', undefined],
   ['POST', '/v1/banking/bank_recipients', { bank_recipient: {} }],
   ['GET', '/v1/companies', undefined],
-  ['PATCH', '/v1/companies/c-acme/memberships/u-member', { role: 'member' }]
+  ['PATCH', '/v1/companies/c-acme/memberships/u-member', { role: 'member' }],
+  ['GET', '/v1/decisions', undefined]
 ]
 
 /**
@@ -53,10 +56,21 @@ describe.each(variants)('the reference server on $name', ({ store, prism }) => {
   let proxy: Prism | null = null
   let url: string
   const extra: Array<Served> = []
+  /** The suite's server's log, a JSON line per request. */
+  const logLines: Array<string> = []
 
   beforeAll(async () => {
     ;({ database: db, drop } = await seeded(store))
-    server = await listen(db, { clock: () => NOW, rateLimitPerMinute: 1_000_000 })
+    server = await listen(db, {
+      clock: () => NOW,
+      rateLimitPerMinute: 1_000_000,
+      logLevel: 'info',
+      logDestination: {
+        write: (line: string) => {
+          logLines.push(line)
+        }
+      }
+    })
     if (prism) proxy = await startPrism(server.url)
     url = proxy?.url ?? server.url
   }, 90_000)
@@ -67,9 +81,12 @@ describe.each(variants)('the reference server on $name', ({ store, prism }) => {
     await drop()
   }, 30_000)
 
+  /** Every reply of the suite's server, to check its decision record at the end. */
+  const replies: Array<{ readonly request: string; readonly got: Got }> = []
   const send = async (path: string, c: Call = {}) => {
     const got = await call(url, path, c)
     if (prism) expect(responseViolations(got.headers), `${c.method ?? 'GET'} ${path}: ${got.status}`).toEqual([])
+    replies.push({ request: `${c.method ?? 'GET'} ${path}`, got })
     return got
   }
   const row = async (sql: string, values: ReadonlyArray<unknown> = []) => (await db.query(sql, values))[0]
@@ -82,7 +99,8 @@ describe.each(variants)('the reference server on $name', ({ store, prism }) => {
       expect(await db.query('SELECT version FROM schema_migrations ORDER BY version')).toEqual([
         { version: 1 },
         { version: 2 },
-        { version: 3 }
+        { version: 3 },
+        { version: 4 }
       ])
     })
 
@@ -390,7 +408,7 @@ describe.each(variants)('the reference server on $name', ({ store, prism }) => {
       expect(again.headers.get('idempotent-replayed')).toBe('true')
     })
 
-    it('an empty reply is kept as empty', async () => {
+    it('a caller refused before its company is known claims no key: the same empty refusal again, no replay, no row', async () => {
       const noCompany = {
         key: 'demo-admin',
         method: 'POST',
@@ -400,8 +418,10 @@ describe.each(variants)('the reference server on $name', ({ store, prism }) => {
       const first = await send('/v1/budgets/b-travel/top_up', noCompany)
       const again = await send('/v1/budgets/b-travel/top_up', noCompany)
       expect([first.status, first.text, again.status, again.text]).toEqual([401, '', 401, ''])
-      expect(again.headers.get('idempotent-replayed')).toBe('true')
-      expect(again.headers.get('content-type')).toBeNull()
+      expect([again.headers.get('idempotent-replayed'), again.headers.get('content-type')]).toEqual([null, null])
+      expect(await row(`SELECT count(*)::int AS n FROM idempotency_keys WHERE idempotency_key = 'idem-no-company'`)).toEqual({
+        n: 0
+      })
     })
 
     it('an empty key, or one over 255 characters, is a 400', async () => {
@@ -424,6 +444,7 @@ describe.each(variants)('the reference server on $name', ({ store, prism }) => {
         transaction: (work) =>
           db.transaction((tx) =>
             work({
+              ...tx,
               query: (text, values) =>
                 text.startsWith('UPDATE idempotency_keys')
                   ? Promise.reject(new Error('the disk is gone'))
@@ -630,16 +651,25 @@ describe.each(variants)('the reference server on $name', ({ store, prism }) => {
       }
     })
 
-    it('a malformed stored budget is a 500: nothing kept for its key, the exception logged with the request id', async () => {
+    it('a malformed stored budget is a 500 of the rules, recorded: nothing kept for its key, no exception; a stranger is refused first', async () => {
       // funded without a balance: inconsistent (R-17); the database allows it, the facades do not
       await db.query(
         `INSERT INTO budgets (id, company_id, name, access, currency, mode, status, created_on, period_starts_on, balance_cents)
          VALUES ('b-broken', 'c-acme', 'Broken', 'everyone', 'CLP', 'funded', 'open', '2026-01-01', '2026-01-01', NULL)`
       )
-      const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+      const lines: Array<string> = []
+      // The exceptions logged: not the requests' own lines, a 5xx's at level error too.
+      const logged = () => lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'unexpected error')
       try {
-        // the server's defaults: the system clock, 600 a minute, errors to the console
-        const plain = await listen(db)
+        // the server's defaults, but for its log: the system clock, 600 a minute, errors logged
+        const plain = await listen(db, {
+          logLevel: 'error',
+          logDestination: {
+            write: (line: string) => {
+              lines.push(line)
+            }
+          }
+        })
         extra.push(plain)
         const request = { ...admin, method: 'POST', body: { amount_cents: 1 }, headers: { 'Idempotency-Key': 'idem-broken' } }
         const refused = await call(plain.url, '/v1/budgets/b-broken/top_up', request)
@@ -647,16 +677,25 @@ describe.each(variants)('the reference server on $name', ({ store, prism }) => {
         expect(await row(`SELECT count(*)::int AS n FROM idempotency_keys WHERE idempotency_key = 'idem-broken'`)).toEqual({
           n: 0
         })
-        expect(logged).not.toHaveBeenCalled()
-        // listing advances every budget: a malformed one throws, and the 500 is the server's own
+        expect(logged()).toEqual([])
+        // Listing checks every budget (R-17): the malformed one is the rules' 500, naming it, and recorded.
         const listed = await call(plain.url, '/v1/budgets', admin)
         expect([listed.status, listed.body]).toEqual([500, { error: 'internal_error', message: 'Internal server error' }])
         expect(listed.headers.get('access-control-allow-origin')).toBe('*')
-        expect(logged).toHaveBeenCalledTimes(1)
-        expect(logged.mock.calls[0]?.[0]).toBe(`request ${listed.headers.get('x-request-id') ?? ''} failed:`)
-        expect(logged.mock.calls[0]?.[1]).toBeInstanceOf(TypeError)
+        const id = listed.headers.get('x-request-id') ?? ''
+        expect(logged()).toEqual([])
+        expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>).at(-1)).toMatchObject({
+          level: 'error',
+          msg: 'GET /v1/budgets 500',
+          request_id: id,
+          status: 500
+        })
+        expect((await findDecision(db, id))?.rules.slice(-2)).toEqual(['page.size', 'budget.stored'])
+        expect(lines.join('')).not.toContain('demo-admin')
+        // A stranger to the company is refused before any budget is read: its 404, not the 500.
+        const stranger = await call(plain.url, '/v1/budgets', { key: 'demo-admin', company: 'c-initech' })
+        expect([stranger.status, stranger.body]).toEqual([404, { error: 'not_found', message: 'Not found' }])
       } finally {
-        logged.mockRestore()
         await db.query(`DELETE FROM budgets WHERE id = 'b-broken'`)
       }
     })
@@ -811,6 +850,117 @@ describe.each(variants)('the reference server on $name', ({ store, prism }) => {
         period_starts_on: '2026-11-30',
         period_ends_on: '2026-12-07'
       })
+    })
+  })
+
+  describe('decision records (R-120, R-121): GET /v1/decisions', () => {
+    const records = (query: string, c: Call = admin) => send(`/v1/decisions?${query}`, c)
+
+    it("an admin reads a budget's history, newest first, each a whole record", async () => {
+      // A clock that moves a second a request, so that the records' instants differ.
+      const name = (await row('SELECT name FROM budgets WHERE id = $1', ['b-travel']))?.name
+      let tick = 0
+      const ticking = await listen(db, { clock: () => new Date(NOW.getTime() + 1000 * tick++), rateLimitPerMinute: 1_000_000 })
+      extra.push(ticking)
+      const renamed = await call(ticking.url, '/v1/budgets/b-travel', {
+        ...manager,
+        method: 'PATCH',
+        body: { budget: { name: 'Trips' } }
+      })
+      const refused = await call(ticking.url, '/v1/budgets/b-travel', {
+        ...manager,
+        method: 'PATCH',
+        body: { budget: { recurrence_unit: 'week' } }
+      })
+      const got = await records('resource_id=b-travel&endpoint=budget.update&_order=desc&_end=2')
+      expect(got.status).toBe(200)
+      const page = got.body as ReadonlyArray<Record<string, unknown>>
+      expect(page.map((r) => [r.id, r.request_id, r.status, r.actor_id])).toEqual([
+        [refused.headers.get('x-request-id'), refused.headers.get('x-request-id'), 403, 'u-manager'],
+        [renamed.headers.get('x-request-id'), renamed.headers.get('x-request-id'), 200, 'u-manager']
+      ])
+      for (const r of page) expect(DecisionRecord.is(r)).toBe(true)
+      expect(page[1]).toMatchObject({
+        endpoint: 'budget.update',
+        method: 'PATCH',
+        path: '/v1/budgets/b-travel',
+        company_id: 'c-acme',
+        resource_id: 'b-travel',
+        changes: [{ field: 'name', before: name, after: 'Trips' }],
+        masked: ['case.request.headers.authorization'],
+        at: '2026-11-23T15:00:02.000000Z'
+      })
+      expect((page[0] as { rules: ReadonlyArray<string> }).rules.at(-1)).toBe('budget.permission.recurrence')
+      expect(got.headers.get('content-range')).toMatch(/^0-1\/\d+$/)
+      expect(got.text).not.toContain('demo-manager')
+      await send('/v1/budgets/b-travel', { ...manager, method: 'PATCH', body: { budget: { name } } })
+    })
+
+    it('one request by its id; filters by actor, status and instant', async () => {
+      const asked = await send('/v1/budgets/b-travel/top_up', { ...admin, method: 'POST', body: { amount_cents: 0 } })
+      const id = asked.headers.get('x-request-id') ?? ''
+      const got = await records(`request_id=${id}`)
+      expect([
+        got.status,
+        (got.body as ReadonlyArray<{ id: string }>).map((r) => r.id),
+        got.headers.get('x-total-count')
+      ]).toEqual([200, [id], '1'])
+      expect(got.body).toEqual([await findDecision(db, id).then((r) => ({ ...r, id }))])
+      const mine = await records('actor_id=u-admin&status=422&at[$gte]=2026-11-23T15:00:00Z&_end=500')
+      expect((mine.body as ReadonlyArray<{ id: string }>).map((r) => r.id)).toContain(id)
+      const none = await records('actor_id[$ne]=u-admin&status=422&endpoint=budget.top_up')
+      expect(none.body).toEqual([])
+    })
+
+    it("only full rights read it: a member and a manager get the guard's 401; a bad filter is a 400", async () => {
+      for (const who of [member, manager]) {
+        const got = await records('', who)
+        expect([got.status, got.body]).toEqual([401, { message: 'Unauthorized (401)' }])
+      }
+      const bad = await records('rules=x')
+      expect([bad.status, bad.body]).toEqual([400, { error: 'bad_request', message: 'rules cannot be filtered' }])
+    })
+
+    it('every reply of this suite that a facade decided has exactly one record, which decides again the same', async () => {
+      let replayed = 0
+      let checked = 0
+      for (const { request, got } of replies) {
+        const id = got.headers.get('x-request-id') ?? ''
+        const found = await db.query('SELECT status FROM decisions WHERE id = $1', [id])
+        // The server's own replies, before or besides a facade: no record.
+        const own =
+          !request.includes(' /v1/') ||
+          [413, 429, 503].includes(got.status) ||
+          (got.status === 404 && String((got.body as { message?: unknown } | null)?.message).startsWith('No route')) ||
+          (got.status === 400 && String((got.body as { message?: unknown } | null)?.message).startsWith('Idempotency-Key')) ||
+          (got.status === 422 && JSON.stringify(got.body).includes('idempotency_key'))
+        if (own) {
+          expect(found, request).toEqual([])
+          continue
+        }
+        expect(found, request).toEqual([{ status: got.status }])
+        const record = await findDecision(db, id)
+        expect(record?.reply.status, request).toBe(got.status)
+        const result = replay(record as DecisionRecord)
+        if (result.replayable) {
+          expect(result, request).toEqual({ replayable: true, same: true })
+          replayed++
+        } else expect(result.reason, request).toMatch(/^(an index page|the reply an Idempotency-Key replayed)/)
+        checked++
+      }
+      // Most of the suite's replies are decisions, most of them replayed whole.
+      expect(checked).toBeGreaterThan(150)
+      expect(replayed / checked).toBeGreaterThan(0.6)
+    })
+
+    it("no API key and no Authorization header of the suite's requests in any record, log line or metric, as bytes", async () => {
+      const records = await db.query<{ text: string }>('SELECT row_to_json(d)::text AS text FROM decisions d')
+      const metrics = await (await fetch(`${server.url}/metrics`)).text()
+      expect(logLines.length).toBeGreaterThan(replies.length / 2)
+      for (const line of logLines) expect(Object.keys(JSON.parse(line) as object)).toContain('request_id')
+      const everything = Buffer.from([...records.map((r) => r.text), ...logLines, metrics].join('\n'))
+      for (const secret of ['demo-admin', 'demo-manager', 'demo-member', 'demo-unverified', 'demo-nobody', 'Bearer demo'])
+        expect(everything.includes(Buffer.from(secret)), secret).toBe(false)
     })
   })
 })

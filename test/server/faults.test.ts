@@ -100,5 +100,27 @@ describe.skipIf(postgresUnavailable !== null)('a PostgreSQL server stopped and s
     ).toEqual({
       n: keys.length
     })
+    // Every money movement the database holds has its record, and no record claims one that is not there.
+    const moved = await db.query<{ idempotency_key: string; request_id: string }>(
+      'SELECT idempotency_key, request_id FROM idempotency_keys WHERE idempotency_key LIKE $1 AND status = 200 ORDER BY 1',
+      ['outage-%']
+    )
+    const recorded = await db.query<{
+      idempotency_key: string
+      request_id: string
+      changes: ReadonlyArray<{ field: string; before: number; after: number }>
+    }>(
+      'SELECT idempotency_key, id AS request_id, changes FROM decisions WHERE idempotency_key LIKE $1 AND replay_of IS NULL AND status = 200 ORDER BY 1',
+      ['outage-%']
+    )
+    expect(recorded.map((r) => [r.idempotency_key, r.request_id])).toEqual(moved.map((m) => [m.idempotency_key, m.request_id]))
+    const cents = recorded.flatMap((r) => r.changes.filter((c) => c.field === 'balance_cents').map((c) => c.after - c.before))
+    expect(cents.reduce((a, b) => a + b, 0)).toBe(after.balance_cents - before.balance_cents)
+    // The replies replayed while the database was back name the request whose reply they are.
+    const replays = await db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM decisions d JOIN idempotency_keys k ON k.request_id = d.replay_of WHERE d.idempotency_key LIKE $1',
+      ['outage-%']
+    )
+    expect(replays[0]?.n).toBeGreaterThanOrEqual(10)
   }, 120_000)
 })

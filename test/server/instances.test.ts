@@ -101,7 +101,8 @@ describe.skipIf(skipped !== null)('several instances on one PostgreSQL', () => {
     expect((await db.query('SELECT version FROM schema_migrations ORDER BY version')).rows).toEqual([
       { version: 1 },
       { version: 2 },
-      { version: 3 }
+      { version: 3 },
+      { version: 4 }
     ])
     expect(await count('SELECT count(*) AS n FROM budgets')).toBe(demoBudgets.length)
     expect(await count("SELECT count(*) AS n FROM companies WHERE id = 'c-acme'")).toBe(1)
@@ -172,11 +173,29 @@ describe.skipIf(skipped !== null)('several instances on one PostgreSQL', () => {
     expect(await count("SELECT count(*) AS n FROM idempotency_keys WHERE idempotency_key LIKE 'killed-%' AND status = 200")).toBe(
       keys.length
     )
+    // Every money movement the database holds has its record, and no record claims one that is not there.
+    const moved = (
+      await db.query<{ idempotency_key: string; request_id: string }>(
+        "SELECT idempotency_key, request_id FROM idempotency_keys WHERE idempotency_key LIKE 'killed-%' AND status = 200 ORDER BY 1"
+      )
+    ).rows
+    const recorded = (
+      await db.query<{
+        idempotency_key: string
+        request_id: string
+        changes: ReadonlyArray<{ field: string; before: number; after: number }>
+      }>(
+        "SELECT idempotency_key, id AS request_id, changes FROM decisions WHERE idempotency_key LIKE 'killed-%' AND replay_of IS NULL AND status = 200 ORDER BY 1"
+      )
+    ).rows
+    expect(recorded.map((r) => [r.idempotency_key, r.request_id])).toEqual(moved.map((m) => [m.idempotency_key, m.request_id]))
+    const cents = recorded.flatMap((r) => r.changes.filter((c) => c.field === 'balance_cents').map((c) => c.after - c.before))
+    expect([cents.length, cents.reduce((a, b) => a + b, 0)]).toEqual([keys.length, keys.length])
     // A fresh instance takes the dead one's place.
     instances[0] = await startInstance(databaseUrl, { RATE_LIMIT_PER_MINUTE: '1000000' })
   }, 120_000)
 
-  it('RATE_LIMIT_PER_MINUTE=30 limits one key across three instances: 60 requests, 30 admitted', async () => {
+  it('RATE_LIMIT_PER_MINUTE=30 limits one key across three instances, and made-up keys as one address: 60 requests, 30 admitted', async () => {
     const limited = await Promise.all([0, 1, 2].map(() => startInstance(databaseUrl, { RATE_LIMIT_PER_MINUTE: '30' })))
     try {
       // demo-member's window, which the other instances never counted.
@@ -187,6 +206,17 @@ describe.skipIf(skipped !== null)('several instances on one PostgreSQL', () => {
       const refused = replies.filter((r) => r.status === 429)
       expect(refused).toHaveLength(30)
       for (const r of refused) expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+      // R-112: 60 made-up keys from one address, over the three, are limited as one wrong key is, and leave no row of their own.
+      await db.query("DELETE FROM rate_limits WHERE key LIKE 'address %'")
+      const guesses = await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          call((limited[i % 3] as Instance).url, '/v1/budgets/b-travel', { key: `guess-${i}`, company: 'c-acme' })
+        )
+      )
+      expect([guesses.filter((r) => r.status === 401).length, guesses.filter((r) => r.status === 429).length]).toEqual([30, 30])
+      expect((await db.query("SELECT key, count FROM rate_limits WHERE key LIKE 'address %'")).rows).toEqual([
+        { key: 'address 127.0.0.1', count: 60 }
+      ])
     } finally {
       await Promise.all(limited.map(stop))
     }

@@ -1,98 +1,110 @@
 /**
- * /v1/budgets: the company's budgets, one budget, its update and its money operations. Each
- * route: look up (store), decide (facade), persist (store), reply.
+ * The budgets' operations: the company's budgets, one budget, its update and its money
+ * operations. Each: the caller scoped first (R-112: nothing is read for a stranger to the
+ * company), then look up (store), decide (facade), persist (store), record, reply. Mounted by
+ * app.ts at the routes of src/api/routes.ts.
  *
  * @since 0.3.0
  */
-import { Hono } from 'hono'
+import type { Handler } from 'hono'
+import { route } from '../../api/routes'
 import {
-  advanceBudget,
-  type Budget,
+  type BudgetContext,
+  type BudgetReply,
   endpoints,
-  headerOf,
+  planIndex,
+  planScope,
   respondAmount,
+  respondBudget,
+  respondBudgetIndex,
   respondBudgetUpdate,
-  respondIndex,
   respondTopUp,
   respondWithdraw
 } from '../../index'
-import { map } from '../../decision/trail'
-import { BudgetContext, type BudgetReply, scopedBudget, settleBudget } from '../../facade/budget-context'
-import { respondWith } from '../../facade/context'
 import * as store from '../../store/store'
-import { type Env, rawBody, rawQuery, send } from '../reply'
-import type { RouteDeps } from './deps'
+import { type Env, rawBody, rawQuery } from '../reply'
+import type { Handlers, RouteDeps } from './deps'
 
-/** GET /v1/budgets/{id}: the budget in the caller's company, as of today (contract section 4). */
-const respondBudget: (context: BudgetContext) => BudgetReply = respondWith(BudgetContext, (c) =>
-  settleBudget(c.request_id, map(({ budget }: { readonly budget: Budget }) => budget)(scopedBudget(c)))
-)
-
-/** The update and the three money operations: one transaction each, the budget locked. */
-const mutations = [
-  ['PATCH', '/:id', respondBudgetUpdate, null],
-  ['POST', '/:id/top_up', respondTopUp, 'money'],
-  ['POST', '/:id/withdraw', respondWithdraw, 'money'],
-  ['PATCH', '/:id/amount', respondAmount, 'money']
-] as const
-
-export const budgetRoutes = ({ db, lookup, mutate }: RouteDeps): Hono<Env> => {
-  const budgets = new Hono<Env>()
-
-  budgets.get('/', async (c) => {
-    const headers = c.req.raw.headers
-    const { session } = await lookup.sessionOf(headers)
-    const company = headerOf(headers, 'company-id')
-    // Scoped to the company named; the facade refuses a caller who is not its member.
-    const found = company === undefined ? [] : await store.companyBudgets(db, company)
-    const records = found.map(({ budget, time_zone }) =>
-      advanceBudget(budget as unknown as Budget, lookup.todayIn(time_zone) as Parameters<typeof advanceBudget>[1])
-    )
-    return send(
-      respondIndex({
-        request: { headers, query: rawQuery(c.req.url) },
-        session,
-        endpoint: endpoints.budgets,
-        records,
-        request_id: c.get('requestId')
-      })
-    )
-  })
-
-  budgets.get('/:id', async (c) => {
-    const headers = c.req.raw.headers
-    const { session } = await lookup.sessionOf(headers)
-    const found = await store.findBudget(db, c.req.param('id'))
-    return send(
-      respondBudget({
-        request: { headers },
-        session,
-        budget: found?.budget ?? null,
-        today: lookup.todayIn(found?.time_zone ?? null),
-        request_id: c.get('requestId')
-      })
-    )
-  })
-
-  for (const [method, path, respond, money] of mutations)
-    budgets.on(method, path, async (c) => {
-      const headers = c.req.raw.headers
-      const { session, keySha256 } = await lookup.sessionOf(headers)
+export const budgetHandlers = ({
+  db,
+  lookup,
+  mutate,
+  log,
+  answer
+}: RouteDeps): Pick<
+  Handlers,
+  'listBudgets' | 'getBudget' | 'updateBudget' | 'topUpBudget' | 'withdrawFromBudget' | 'setBudgetAmount'
+> => {
+  /** The update and the money operations: one transaction each, the budget locked in the caller's company. */
+  const mutation =
+    (
+      operationId: 'updateBudget' | 'topUpBudget' | 'withdrawFromBudget' | 'setBudgetAmount',
+      respond: (c: BudgetContext) => BudgetReply
+    ): Handler<Env> =>
+    async (c) => {
+      const { endpoint, idempotent } = route(operationId)
+      const session = c.get('session')
       const body = await rawBody(c)
-      return mutate(c, money === null ? null : { keySha256 }, body, async (tx) => {
-        const found = await store.lockBudget(tx, c.req.param('id'))
-        const reply = respond({
-          request: { headers, body },
+      const id = c.req.param('id') as string
+      const request = { headers: c.req.raw.headers, body }
+      const scope = planScope({ request, session, request_id: c.get('requestId') })
+      if (scope._tag === 'Reply')
+        return answer(
+          c,
+          endpoint,
+          { request, session, budget: null, today: lookup.todayIn(null), request_id: c.get('requestId') },
+          scope.reply,
+          id
+        )
+      const unit = {
+        endpoint,
+        idempotent: idempotent ? { keySha256: c.get('knownKey') } : null,
+        actor_id: session.user?.id ?? null,
+        resource_id: id
+      }
+      return mutate(c, unit, body, async (tx) => {
+        const found = await store.lockBudget(tx, id, scope.company_id)
+        const context = {
+          request,
           session,
           budget: found?.budget ?? null,
           today: lookup.todayIn(found?.time_zone ?? null),
           request_id: c.get('requestId'),
-          ...(money === null && found !== null ? { company_member_ids: await lookup.membersOf(tx, found.budget.company_id) } : {})
-        })
+          // The update's manager_id must be a member's (contract section 5).
+          ...(operationId === 'updateBudget' && found !== null
+            ? { company_member_ids: await lookup.membersOf(tx, scope.company_id) }
+            : {})
+        }
+        const reply = respond(context)
         if (reply.status === 200) await store.saveBudget(tx, reply.budget)
-        return reply
+        return { reply, record: log.decided(c, endpoint, context, reply, id) }
       })
-    })
+    }
 
-  return budgets
+  return {
+    listBudgets: async (c) => {
+      const request = { headers: c.req.raw.headers, query: rawQuery(c.req.url) }
+      const context = { request, session: c.get('session'), endpoint: endpoints.budgets, request_id: c.get('requestId') }
+      const plan = planIndex(context)
+      if (plan._tag === 'Reply') return answer(c, 'index.budgets', context, plan.reply)
+      // A Page plan: company-id names a company of the caller's.
+      const found = await store.companyBudgets(db, c.req.header('company-id') as string)
+      const today = lookup.todayIn(found[0]?.time_zone ?? null)
+      return answer(c, 'index.budgets', context, respondBudgetIndex({ ...context, budgets: found.map((f) => f.budget), today }))
+    },
+
+    getBudget: async (c) => {
+      const id = c.req.param('id') as string
+      const context = { request: { headers: c.req.raw.headers }, session: c.get('session'), request_id: c.get('requestId') }
+      const scope = planScope(context)
+      const found = scope._tag === 'Member' ? await store.findBudget(db, id, scope.company_id) : null
+      const decided = { ...context, budget: found?.budget ?? null, today: lookup.todayIn(found?.time_zone ?? null) }
+      return answer(c, 'budget.get', decided, scope._tag === 'Reply' ? scope.reply : respondBudget(decided), id)
+    },
+
+    updateBudget: mutation('updateBudget', respondBudgetUpdate),
+    topUpBudget: mutation('topUpBudget', respondTopUp),
+    withdrawFromBudget: mutation('withdrawFromBudget', respondWithdraw),
+    setBudgetAmount: mutation('setBudgetAmount', respondAmount)
+  }
 }
