@@ -116,21 +116,19 @@ const BATCH_MS = 2
  * `run` called `calls` times in a row, timed together in CPU time; the sample is the mean of the
  * batch (a Promise's calls are awaited one after the other).
  */
-const inBatches =
-  (run: () => unknown, calls: number) =>
-  (): unknown => {
-    const from = cpuNow()
-    const result = (duration: number) => ({ overriddenDuration: duration / calls, overriddenIterationCost: duration })
-    const first = run()
-    if (first instanceof Promise)
-      return (async () => {
-        await first
-        for (let i = 1; i < calls; i++) await run()
-        return result(cpuNow() - from)
-      })()
-    for (let i = 1; i < calls; i++) run()
-    return result(cpuNow() - from)
-  }
+const inBatches = (run: () => unknown, calls: number) => (): unknown => {
+  const from = cpuNow()
+  const result = (duration: number) => ({ overriddenDuration: duration / calls, overriddenIterationCost: duration })
+  const first = run()
+  if (first instanceof Promise)
+    return (async () => {
+      await first
+      for (let i = 1; i < calls; i++) await run()
+      return result(cpuNow() - from)
+    })()
+  for (let i = 1; i < calls; i++) run()
+  return result(cpuNow() - from)
+}
 
 /** How many calls of `run` make a batch of about {@link BATCH_MS}, from a few timed calls (1 for a call of a millisecond or more). */
 const batchSize = async (run: () => unknown): Promise<number> => {
@@ -150,7 +148,10 @@ export const timeCase = async (c: Case): Promise<CaseResult> => {
       ? new Bench({ time: TIME, warmupTime: WARMUP, iterations: MIN_CALLS, warmupIterations: 1, now: cpuNow })
       : new Bench({ time: 0, iterations: c.iterations, warmupTime: 0, warmupIterations: 1, now: cpuNow })
   for (const contender of c.contenders)
-    bench.add(contender.name, c.iterations === undefined ? inBatches(contender.run, await batchSize(contender.run)) : contender.run)
+    bench.add(
+      contender.name,
+      c.iterations === undefined ? inBatches(contender.run, await batchSize(contender.run)) : contender.run
+    )
   await bench.run()
   const measured = bench.tasks.map((task) => {
     const r = task.result

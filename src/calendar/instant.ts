@@ -134,20 +134,18 @@ const readIsoSeconds = (text: string, wall: number, into: { seconds: number; nan
   const hundreds = text.charCodeAt(20) - 48
   const tenths = text.charCodeAt(21) - 48
   const thousandths = text.charCodeAt(22) - 48
-  if (
-    !(
-      tens >= 0 &&
-      tens <= 5 &&
-      units >= 0 &&
-      units <= 9 &&
-      hundreds >= 0 &&
-      hundreds <= 9 &&
-      tenths >= 0 &&
-      tenths <= 9 &&
-      thousandths >= 0 &&
-      thousandths <= 9
-    )
-  )
+  if (!(
+    tens >= 0 &&
+    tens <= 5 &&
+    units >= 0 &&
+    units <= 9 &&
+    hundreds >= 0 &&
+    hundreds <= 9 &&
+    tenths >= 0 &&
+    tenths <= 9 &&
+    thousandths >= 0 &&
+    thousandths <= 9
+  ))
     return false
   into.seconds = wall + tens * 10 + units
   into.nanos = (hundreds * 100 + tenths * 10 + thousandths) * 1e6
