@@ -34,10 +34,10 @@ const MIN_BATCH = 1024
 
 /**
  * The `k` smallest items by `cmp`, in order, as a stable sort orders them: one sort of the items
- * when `k` is an eighth of them or more, else a ranking ({@link ranking}) that sorts the first
- * `k`, then turns away each item that does not come before the last of those kept (one
- * comparison) and sorts and merges the others `k` at a time: about one comparison an item when
- * `k` is small, and never more than n·log2(n) + n.
+ * when `k` is an eighth of them or more (or not a whole number), else a ranking ({@link ranking})
+ * that sorts the first `k`, then turns away each item that does not come before the last of those
+ * kept (one comparison) and sorts and merges the others `k` at a time: about one comparison an
+ * item when `k` is small, and never more than n·log2(n) + n.
  *
  * @example
  * firstK(['tx-3', 'tx-1', 'tx-2'], 10, (a, b) => (a < b ? -1 : a > b ? 1 : 0)) //=> ['tx-1', 'tx-2', 'tx-3']
@@ -47,26 +47,29 @@ const MIN_BATCH = 1024
  */
 export const firstK = <T>(items: ReadonlyArray<T>, k: number, cmp: (a: T, b: T) => number): Array<T> => {
   if (k <= 0) return []
-  const n = items.length
+  // Read as the law reads them, by spreading them: an array-like that is not iterable is a TypeError.
+  const list: ReadonlyArray<T> = Array.isArray(items) ? items : [...items]
+  const n = list.length
   // A ranking pays off only when the window ends early in the items; else one sort is cheaper.
-  if (k * 8 >= n) return [...items].sort(cmp).slice(0, k)
+  // A k that is not a whole number is read by slice, as the law reads it (the ranking counts slots).
+  if (!Number.isInteger(k) || k * 8 >= n) return [...list].sort(cmp).slice(0, k)
   // The item in each slot, by its index: equal items keep the order given.
   const at = new Int32Array(2 * k)
   const r = ranking(
     k,
     2 * k,
     k,
-    (a, b) => cmp(items[at[a] as number] as T, items[at[b] as number] as T) || (at[a] as number) - (at[b] as number)
+    (a, b) => cmp(list[at[a] as number] as T, list[at[b] as number] as T) || (at[a] as number) - (at[b] as number)
   )
   for (let i = 0; i < n; i++) {
     // Turned away unless before the last kept (a later item equal to it comes after it).
-    if (r.keptCount === k && cmp(items[i] as T, items[at[r.kept[k - 1] as number] as number] as T) >= 0) continue
+    if (r.keptCount === k && cmp(list[i] as T, list[at[r.kept[k - 1] as number] as number] as T) >= 0) continue
     const slot = freeSlot(r)
     at[slot] = i
     admit(r, slot, follows(r) ? (r.compare(slot, lastOffered(r)) < 0 ? -1 : 1) : 0)
   }
   settle(r)
-  return Array.from(r.kept, (slot) => items[at[slot] as number] as T)
+  return Array.from(r.kept, (slot) => list[at[slot] as number] as T)
 }
 
 /**
