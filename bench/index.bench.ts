@@ -156,14 +156,95 @@ const baseline = (
 
 export const pending = (r: Transaction) => r.status === 'pending'
 
+/** The floor the index cases are measured against: one pass that checks and reads each instant. */
+const FLOOR = 'one pass, instants read (the floor)'
+
+/**
+ * How a pass that must check and read every instant (R-18, R-46) does it fastest, as far as we
+ * found: a text on the minute of one read before (`YYYY-MM-DDTHH:MM`, remembered as two flat
+ * strings it lies between, found by two comparisons of strings) has only `:SS.fffZ` read, at
+ * fixed places; any other text is read whole by the library's `parseInstant`, and its minute
+ * remembered when it is an instant (on the first miss after a hit, then once in 32 misses, so
+ * that a shuffled collection pays for few strings). Checking a character by `charCodeAt` costs about 1.7 ns,
+ * comparing a string about 0.5 ns a character: fewer characters read one by one is what pays.
+ * Returns whether the text is an instant.
+ */
+export const instantReader = (): ((text: string) => boolean) => {
+  let from = ''
+  let to = ''
+  let misses = 0
+  const digit = (text: string, at: number) => {
+    const d = text.charCodeAt(at) - 48
+    return d >= 0 && d <= 9
+  }
+  return (text) => {
+    if (text >= from && text < to && text.length === 24) {
+      misses = 0
+      const tens = text.charCodeAt(17) - 48
+      if (
+        text.charCodeAt(16) === 58 &&
+        tens >= 0 &&
+        tens <= 5 &&
+        digit(text, 18) &&
+        text.charCodeAt(19) === 46 &&
+        digit(text, 20) &&
+        digit(text, 21) &&
+        digit(text, 22) &&
+        text.charCodeAt(23) === 90
+      )
+        return true
+    }
+    if (rules.parseInstant(text) === null) return false
+    if (++misses !== 1 && misses % 32 !== 0) return true
+    const c = (at: number) => text.charCodeAt(at)
+    from = String.fromCharCode(
+      c(0),
+      c(1),
+      c(2),
+      c(3),
+      c(4),
+      c(5),
+      c(6),
+      c(7),
+      c(8),
+      c(9),
+      c(10),
+      c(11),
+      c(12),
+      c(13),
+      c(14),
+      c(15)
+    )
+    to = String.fromCharCode(
+      c(0),
+      c(1),
+      c(2),
+      c(3),
+      c(4),
+      c(5),
+      c(6),
+      c(7),
+      c(8),
+      c(9),
+      c(10),
+      c(11),
+      c(12),
+      c(13),
+      c(14),
+      c(15) + 1
+    )
+    return true
+  }
+}
+
 /**
  * The floor: one pass that reads each record's id and instant once, checks their types and the
  * instant's length (what any reader that turns away a malformed record must at least do), applies
  * the filter, counts, and keeps the first 25 newest-first by the ISO strings in a heap of 25 (a
  * record is compared with the last kept, and displaces it only when it comes before it). It
  * trusts every instant to be spelled the one way `toISOString` gives. `checked`: each instant is
- * also checked and read as the moment it names (`parseInstant`), as the library must (R-18,
- * R-46), which shows what that part costs alone.
+ * also checked and read as the moment it names, as the library must (R-18, R-46), by the fastest
+ * means we found ({@link instantReader}).
  */
 export const floor = (
   records: ReadonlyArray<Transaction>,
@@ -171,6 +252,7 @@ export const floor = (
   checked: boolean
 ): Contender => {
   const run = () => {
+    const isInstant = instantReader()
     // A max-heap by newest-first order: the root is the kept record that comes last.
     const heap: Array<Transaction> = []
     const later = (i: number, j: number) => byCreatedDesc(heap[i] as Transaction, heap[j] as Transaction) > 0
@@ -182,7 +264,7 @@ export const floor = (
     let total = 0
     for (const r of records) {
       const { id, created_at: at } = r
-      if (typeof id !== 'string' || typeof at !== 'string' || at.length !== 24 || (checked && rules.parseInstant(at) === null))
+      if (typeof id !== 'string' || typeof at !== 'string' || at.length !== 24 || (checked && !isInstant(at)))
         throw new Error(`malformed record ${id}`)
       if (keep !== null && !keep(r)) continue
       total++
@@ -206,7 +288,7 @@ export const floor = (
     return { page: heap.sort(byCreatedDesc), total }
   }
   return {
-    name: checked ? 'one pass, instants read (parseInstant)' : 'one pass (the floor)',
+    name: checked ? FLOOR : 'one pass, instants not read',
     kind: 'baseline',
     run,
     answer: (): Page => {
@@ -231,10 +313,10 @@ export const cases = (): Promise<ReadonlyArray<Case>> => {
         // 7-9 s a call on shuffled records, 0.3 s on sorted ones: timed where it sorts a run.
         ...(filtered || !sorted ? [] : [baseline('copy + sort (Date.parse) + slice', records, null, byParsedDesc)])
       ],
-      // Sorting records already in order is linear: there the floor is the only goal.
+      // Issue 29: within 1.5× the floor; as fast as sorting what is in order already, a fifth of it shuffled.
       goals: [
-        { against: 'one pass (the floor)', atMost: 1.5 },
-        ...(sorted ? [] : [{ against: 'filter + sort + slice', atMost: 0.2 }])
+        { against: FLOOR, atMost: 1.5 },
+        { against: 'filter + sort + slice', atMost: sorted ? 1.0 : 0.2 }
       ],
       iterations: ITERATIONS
     }))

@@ -20,10 +20,11 @@ export const core = [
 ]
 
 // A surviving mutant runs every test that covers it. Most tests pass through these modules, and
-// the paging and facade suites through the selection of a page, so each of their survivors costs
-// up to a minute; apart, they cannot hold back the results of the rest.
+// the paging and facade suites through the selection of a page (its ranking and scratch memory
+// with it), so each of their survivors costs up to a minute; apart, they cannot hold back the
+// results of the rest.
 const shared = ['src/calendar/instant.ts', 'src/calendar/date.ts', 'src/decision/trail.ts', 'src/recurrence/schedule.ts']
-const select = ['src/paging/select.ts']
+const select = ['src/paging/select.ts', 'src/paging/ranking.ts', 'src/paging/scratch.ts']
 
 /**
  * Each group's globs, in the order a full run takes them, the cheap first. Every file of the core

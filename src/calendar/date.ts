@@ -91,11 +91,20 @@ export const dayNumber = (year: number, month: number, day: number): number => {
   return era * 146097 + dayOfEra - 719468
 }
 
-/** `00` to `99`: a month or day written from a table rather than padded on every call. */
-const TWO_DIGITS: ReadonlyArray<string> = /*#__PURE__*/ Array.from({ length: 100 }, (_, n) => (n < 10 ? `0${n}` : `${n}`))
-
+/** A date of years 1-9999 written as `YYYY-MM-DD`, character by character: one string made, no number to text. */
 const format = (year: number, month: number, day: number): CalendarDate =>
-  `${year >= 1000 ? year : String(year).padStart(4, '0')}-${TWO_DIGITS[month]}-${TWO_DIGITS[day]}` as CalendarDate
+  String.fromCharCode(
+    48 + Math.floor(year / 1000),
+    48 + (Math.floor(year / 100) % 10),
+    48 + (Math.floor(year / 10) % 10),
+    48 + (year % 10),
+    45,
+    48 + Math.floor(month / 10),
+    48 + (month % 10),
+    45,
+    48 + Math.floor(day / 10),
+    48 + (day % 10)
+  ) as CalendarDate
 
 /**
  * The number the `length` characters of `date` from `at` spell, as `Number` reads them: digit

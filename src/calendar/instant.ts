@@ -44,8 +44,6 @@ export interface Instant {
 export interface InstantSlot {
   seconds: number
   nanos: number
-  /** The last text read that is an instant ('' before the first): the moment above is its. */
-  text: string
   /**
    * `YYYY-MM-DDT` of a real date read before, and the same with `U` for `T`: a text from the one
    * (included) to the other (excluded) starts with that date.
@@ -56,13 +54,19 @@ export interface InstantSlot {
   dateWall: number
   /** How many texts in a row did not start with that date. */
   misses: number
+  /** The same for `YYYY-MM-DDTHH:MM` of an instant read before: its date, hour and minute. */
+  minuteFrom: string
+  minuteTo: string
+  minuteWall: number
+  minuteMisses: number
 }
 
 /**
  * A fresh {@link InstantSlot}, for a pass of {@link readInstant} over many instants.
  *
  * @example
- * instantSlot() //=> { seconds: 0, nanos: 0, text: '', dateFrom: '', dateTo: '', dateWall: 0, misses: 0 }
+ * instantSlot()
+ * //=> { seconds: 0, nanos: 0, dateFrom: '', dateTo: '', dateWall: 0, misses: 0, minuteFrom: '', minuteTo: '', minuteWall: 0, minuteMisses: 0 }
  *
  * @category constructors
  * @since 0.1.0
@@ -70,11 +74,14 @@ export interface InstantSlot {
 export const instantSlot = (): InstantSlot => ({
   seconds: 0,
   nanos: 0,
-  text: '',
   dateFrom: '',
   dateTo: '',
   dateWall: 0,
-  misses: 0
+  misses: 0,
+  minuteFrom: '',
+  minuteTo: '',
+  minuteWall: 0,
+  minuteMisses: 0
 })
 
 // -------------------------------------------------------------------------------------
@@ -114,37 +121,43 @@ const wallDate = (text: string): number => {
 const NANOS_PER_UNIT: ReadonlyArray<number> = [1e9, 1e8, 1e7, 1e6, 1e5, 1e4, 1e3, 100, 10, 1]
 
 /**
- * What follows the date in `text` (`HH:MM[:SS[.fraction]]` then `Z` or `+HH:MM` / `-HH:MM`),
- * written into `into` as the moment it names on the date whose first second on the wall clock is
- * `wall`: whether it is one.
+ * `:SS.fffZ` after the hour and minute, as toISOString writes it, read at fixed places: whether
+ * `text` ends so, its moment then written into `into` (the minute's first second on the wall
+ * clock being `wall`). For speed only: a function this small is inlined where it is called;
+ * {@link readAfterMinute} reads every other spelling, and test/calendar/instant.test.ts pins both
+ * to parseInstant.
  */
-const readAfterDate = (text: string, wall: number, into: { seconds: number; nanos: number }): boolean => {
-  // `HH:MM:SS.fffZ` (as toISOString writes it) read at fixed places; any other text below.
-  if (text.length === 24 && text.charCodeAt(23) === 90) {
-    const hour = twoDigits(text, 11)
-    const minute = twoDigits(text, 14)
-    const second = twoDigits(text, 17)
-    const fraction = digits(text, 20, 3)
-    if (
-      text.charCodeAt(13) === 58 &&
-      text.charCodeAt(16) === 58 &&
-      text.charCodeAt(19) === 46 &&
-      hour >= 0 &&
-      hour <= 23 &&
-      minute >= 0 &&
-      minute <= 59 &&
-      second >= 0 &&
-      second <= 59 &&
-      fraction >= 0
-    ) {
-      into.seconds = wall + hour * 3600 + minute * 60 + second
-      into.nanos = fraction * 1e6
-      return true
-    }
-  }
-  const hour = twoDigits(text, 11)
-  const minute = twoDigits(text, 14)
-  if (text.charCodeAt(13) !== 58 || hour < 0 || hour > 23 || minute < 0 || minute > 59) return false
+const readIsoSeconds = (text: string, wall: number, into: { seconds: number; nanos: number }): boolean => {
+  if (text.length !== 24 || text.charCodeAt(23) !== 90 || text.charCodeAt(16) !== 58 || text.charCodeAt(19) !== 46) return false
+  const tens = text.charCodeAt(17) - 48
+  const units = text.charCodeAt(18) - 48
+  const hundreds = text.charCodeAt(20) - 48
+  const tenths = text.charCodeAt(21) - 48
+  const thousandths = text.charCodeAt(22) - 48
+  if (!(
+    tens >= 0 &&
+    tens <= 5 &&
+    units >= 0 &&
+    units <= 9 &&
+    hundreds >= 0 &&
+    hundreds <= 9 &&
+    tenths >= 0 &&
+    tenths <= 9 &&
+    thousandths >= 0 &&
+    thousandths <= 9
+  ))
+    return false
+  into.seconds = wall + tens * 10 + units
+  into.nanos = (hundreds * 100 + tenths * 10 + thousandths) * 1e6
+  return true
+}
+
+/**
+ * What follows the hour and minute in `text` (`[:SS[.fraction]]` then `Z` or `+HH:MM` /
+ * `-HH:MM`), written into `into` as the moment it names in the minute whose first second on the
+ * wall clock is `wall`: whether it is one.
+ */
+const readAfterMinute = (text: string, wall: number, into: { seconds: number; nanos: number }): boolean => {
   let at = 16
   let second = 0
   let nanos = 0
@@ -171,9 +184,26 @@ const readAfterDate = (text: string, wall: number, into: { seconds: number; nano
       return false
     offset = (sign === 45 ? -1 : 1) * (hours * 3600 + minutes * 60)
   } else return false
-  into.seconds = wall + hour * 3600 + minute * 60 + second - offset
+  into.seconds = wall + second - offset
   into.nanos = nanos
   return true
+}
+
+/**
+ * The hour and minute after the date in `text` (`HH:MM`), as seconds on the wall clock from
+ * 1970-01-01T00:00 to the minute's first second, the date's first being `wall`; NaN when they
+ * are no hour and minute.
+ */
+const wallMinute = (text: string, wall: number): number => {
+  const hour = twoDigits(text, 11)
+  const minute = twoDigits(text, 14)
+  return text.charCodeAt(13) !== 58 || hour < 0 || hour > 23 || minute < 0 || minute > 59 ? NaN : wall + hour * 3600 + minute * 60
+}
+
+/** What follows the date in `text`, as {@link readAfterMinute} reads what follows the minute. */
+const readAfterDate = (text: string, wall: number, into: { seconds: number; nanos: number }): boolean => {
+  const minute = wallMinute(text, wall)
+  return !Number.isNaN(minute) && (readIsoSeconds(text, minute, into) || readAfterMinute(text, minute, into))
 }
 
 /**
@@ -185,6 +215,15 @@ const rememberDate = (text: string, wall: number, into: InstantSlot): void => {
   into.dateFrom = String.fromCharCode(c(0), c(1), c(2), c(3), 45, c(5), c(6), 45, c(8), c(9), 84)
   into.dateTo = String.fromCharCode(c(0), c(1), c(2), c(3), 45, c(5), c(6), 45, c(8), c(9), 85)
   into.dateWall = wall
+}
+
+/** Remembers the date, hour and minute `text` starts with, as {@link rememberDate} the date. */
+const rememberMinute = (text: string, wall: number, into: InstantSlot): void => {
+  const c = (at: number) => text.charCodeAt(at)
+  const day = [c(0), c(1), c(2), c(3), 45, c(5), c(6), 45, c(8), c(9), 84, c(11), c(12), 58, c(14)]
+  into.minuteFrom = String.fromCharCode(...day, c(15))
+  into.minuteTo = String.fromCharCode(...day, c(15) + 1)
+  into.minuteWall = wall
 }
 
 /**
@@ -206,8 +245,17 @@ const rememberDate = (text: string, wall: number, into: InstantSlot): void => {
  * @since 0.1.0
  */
 export const readInstant = (text: string, into: InstantSlot): boolean => {
-  // A fresh slot's text is '', which is no instant.
-  if (text === into.text) return text !== ''
+  // For speed only: what the minute or the date a text starts with names is read once for many
+  // texts; test/calendar/instant.test.ts pins it to parseInstant.
+  if (text >= into.minuteFrom && text < into.minuteTo) {
+    into.minuteMisses = 0
+    return readIsoSeconds(text, into.minuteWall, into) || readAfterMinute(text, into.minuteWall, into)
+  }
+  return readOtherMinute(text, into)
+}
+
+/** {@link readInstant} of a text not on the minute remembered. */
+const readOtherMinute = (text: string, into: InstantSlot): boolean => {
   let wall = into.dateWall
   if (text >= into.dateFrom && text < into.dateTo) into.misses = 0
   else {
@@ -217,8 +265,9 @@ export const readInstant = (text: string, into: InstantSlot): boolean => {
     // order of dates pays for few strings.
     if (++into.misses === 1 || into.misses % 32 === 0) rememberDate(text, wall, into)
   }
-  if (!readAfterDate(text, wall, into)) return false
-  into.text = text
+  const minute = wallMinute(text, wall)
+  if (Number.isNaN(minute) || !(readIsoSeconds(text, minute, into) || readAfterMinute(text, minute, into))) return false
+  if (++into.minuteMisses === 1 || into.minuteMisses % 32 === 0) rememberMinute(text, minute, into)
   return true
 }
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { advanceBudget, budgetFields, type CalendarDate } from '../api'
+import { advance } from '../../src/budget/advance'
 import { budgetAndToday, budgets, renewingBudgetAndToday, tally } from '../arbitraries'
 import { budget, day, monthly } from '../fixtures'
 import { runs } from '../runs'
@@ -181,5 +182,32 @@ describe('advanceBudget', () => {
     const started = performance.now()
     for (let i = 0; i < 1000; i++) advanceBudget(b, day('9999-12-30'))
     expect(performance.now() - started).toBeLessThan(1000)
+  })
+})
+
+// advanceBudget rolls the budget it checked in place, for speed only (its source says so): the
+// budget it was given is a frozen object here, which it must not write, and the budget it
+// returns is what advance (the rules' copy on write) makes of a copy, field for field and in the
+// same order of keys, a fresh object whether anything changed or not.
+describe('advanceBudget is advance of a fresh copy', () => {
+  it('for every budget and day, rolled or not', () => {
+    let rolled = 0
+    let total = 0
+    fc.assert(
+      fc.property(budgetAndToday, later, ({ budget: b, today }, days) => {
+        const t = after(today, days)
+        const given = Object.freeze({ ...b })
+        const result = advanceBudget(given, t)
+        const expected = advance({ ...b }, t)
+        expect(result).toStrictEqual(expected)
+        expect(Object.keys(result)).toEqual(Object.keys(expected))
+        expect(result).not.toBe(given)
+        expect(given).toStrictEqual(b)
+        total++
+        if (rolls(b, t)) rolled++
+      }),
+      { numRuns: runs(500) }
+    )
+    expect(rolled / total).toBeGreaterThanOrEqual(0.3)
   })
 })

@@ -215,26 +215,31 @@ describe('parseInstant', () => {
 })
 
 describe('readInstant', () => {
-  // Sequences whose texts share their date with one before them often (a few dates per
-  // sequence), repeat the text before them sometimes, and are broken in one part now and then.
-  const step = fc.record({ parts: instantParts, pooled: fc.nat(3), again: fc.nat(5) })
+  // Sequences whose texts share their date, or their date, hour and minute, with one before them
+  // often (a few of each per sequence), repeat the text before them sometimes, and are broken in
+  // one part now and then.
+  const step = fc.record({ parts: instantParts, pooled: fc.nat(6), again: fc.nat(5) })
   const sequence = fc.record({
     dates: fc.array(fc.record({ year: valid.year, month: valid.month, day: padded(1, 28) }), { minLength: 1, maxLength: 3 }),
+    minute: fc.record({ hour: valid.hour, minute: valid.minute }),
     steps: fc.array(step, { minLength: 1, maxLength: 40 })
   })
 
   it('reads each text of a sequence as the oracle reads it alone, whatever was read before it', () => {
     let reads = 0
     let sameDate = 0
+    let sameMinute = 0
     let again = 0
     fc.assert(
-      fc.property(sequence, ({ dates, steps }) => {
+      fc.property(sequence, ({ dates, minute, steps }) => {
         const into = instantSlot()
         let last: string | null = null
         let lastValid: string | null = null
         for (const { parts, pooled, again: repeat } of steps) {
-          const date = dates[pooled % dates.length]
-          const p = pooled < 3 && date !== undefined ? { ...parts, ...date } : parts
+          const date = dates[pooled < 2 ? 0 : pooled % dates.length]
+          // 0 and 1: the first date of the pool at the sequence's minute; 2 and 3: a date of the
+          // pool; 4 to 6: the parts drawn.
+          const p = pooled < 4 && date !== undefined ? { ...parts, ...date, ...(pooled < 2 ? minute : {}) } : parts
           const text: string = repeat === 0 && last !== null ? last : textOf(p)
           const expected = repeat === 0 && last !== null ? parseInstant(last) : oracle(p)
           const before = { seconds: into.seconds, nanos: into.nanos }
@@ -242,6 +247,7 @@ describe('readInstant', () => {
           expect({ seconds: into.seconds, nanos: into.nanos }).toEqual(expected ?? before)
           reads++
           if (expected !== null && text === lastValid) again++
+          else if (expected !== null && lastValid !== null && text.slice(0, 16) === lastValid.slice(0, 16)) sameMinute++
           else if (expected !== null && lastValid !== null && text.slice(0, 11) === lastValid.slice(0, 11)) sameDate++
           if (expected !== null) lastValid = text
           last = text
@@ -249,8 +255,31 @@ describe('readInstant', () => {
       }),
       { numRuns: runs(1000) }
     )
-    expect(sameDate / reads).toBeGreaterThanOrEqual(0.1)
+    expect(sameDate / reads).toBeGreaterThanOrEqual(0.05)
+    expect(sameMinute / reads).toBeGreaterThanOrEqual(0.05)
     expect(again / reads).toBeGreaterThanOrEqual(0.05)
+  })
+
+  it('reads the minute a text shares with one before it as the oracle does: 59 past, a new hour, day and year', () => {
+    const into = instantSlot()
+    const texts = [
+      '2026-12-31T23:59:58.000Z',
+      '2026-12-31T23:59:59.999Z',
+      '2026-12-31T23:59:59+01:00',
+      '2026-12-31T23:59Z',
+      '2027-01-01T00:00:00.000Z',
+      '2026-12-31T23:59:60.000Z',
+      '2026-12-31T23:59:5a.000Z',
+      '2026-12-31T23:59:59.000',
+      '2026-12-31T23:5:00.000Z',
+      '2026-12-31T23:59:59.000Z'
+    ]
+    expect(texts.map((t) => (readInstant(t, into) ? [into.seconds, into.nanos] : null))).toEqual(
+      texts.map((t) => {
+        const i = parseInstant(t)
+        return i === null ? null : [i.seconds, i.nanos]
+      })
+    )
   })
 
   it('reads instants on a new date each, many in a row, then on one date, as Date writes them', () => {

@@ -165,6 +165,38 @@ describe('firstK with a window far shorter than the items', () => {
   })
 })
 
+// firstK's law holds for any k, as Array.prototype.slice reads it (NaN and text that is no number
+// as 0, a fraction cut to its whole part): a k that is not a whole number once overflowed the stack
+// in the ranking, or wrote past its slots.
+describe('firstK with a k that is not a whole number', () => {
+  const items = Array.from({ length: 40 }, (_, i) => (i * 7) % 40)
+
+  it.each([
+    [Number.NaN, []],
+    ['{}', []],
+    [1.5, [0]],
+    [2.5, [0, 1]],
+    ['3', [0, 1, 2]]
+  ])('k = %s', (k, expected) => {
+    expect(firstK(items, k as number, (a, b) => a - b)).toEqual(expected)
+  })
+})
+
+// firstK reads its items as the law does, by spreading them: an array-like that is not iterable
+// throws a TypeError at once (it was once read by index, up to a length of 2 ** 32 - 1).
+describe('firstK on items that are not an array', () => {
+  const cmp = (a: number, b: number) => a - b
+
+  it('throws a TypeError for an array-like', () => {
+    expect(() => firstK({ length: 2 ** 32 - 1 } as unknown as ReadonlyArray<number>, 76, cmp)).toThrow(TypeError)
+  })
+
+  it('ranks an iterable as the array it spreads to', () => {
+    const items = new Set(Array.from({ length: 40 }, (_, i) => (i * 7) % 40))
+    expect(firstK(items as unknown as ReadonlyArray<number>, 3, cmp)).toEqual([0, 1, 2])
+  })
+})
+
 describe('plainPage reads each field of a row once (R-18)', () => {
   it('reads the id once, with the other fields', () => {
     const reads: Array<string | symbol> = []

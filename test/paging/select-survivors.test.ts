@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { either } from 'fp-ts'
 import { describe, expect, it } from 'vitest'
 import { endpoints } from '../../src/paging/endpoint'
-import { firstK, selectPage } from '../../src/paging/select'
+import { firstK, selectPage, selectPageCounted } from '../../src/paging/select'
 import { runs } from '../runs'
 
 const tx = endpoints.bankTransactions
@@ -91,12 +91,10 @@ describe('selectPage over an array-like of a length no array could hold', () => 
   })
 })
 
-// A window of k matches makes room among 2k slots once they are full: the first k stay, found by
-// a quickselect whose pivot is the median of the range's first, middle and last slots, which
-// keeps the parts even over the shapes below. A pivot chosen otherwise (always one of the three,
-// or not their median) leaves, over one of these shapes, a part only a slot or a few shorter
-// each round: about k rounds over up to 2k slots, minutes for these windows. The page is right
-// either way; a pivot chosen badly shows as this test's time limit, far above what it takes.
+// A window of k matches over 2k records: the shapes that made the median-of-three quickselect of
+// issue 13 go slow, which a ranking by sorted batches (src/paging/ranking.ts) merges run by run.
+// The page is right whatever the order, and the comparisons counted stay within R-48's bound
+// (n·log2(n) + n); a ranking gone quadratic would also show as the time limit.
 describe('selectPage: the last records of a large window over collections of several shapes', () => {
   const k = 160_000
   const n = 2 * k
@@ -125,6 +123,8 @@ describe('selectPage: the last records of a large window over collections of sev
       expect(selectPage(tx, records, [], { field: 'amount', order: 'asc' }, { start: k - 3, end: k })).toEqual(
         either.right({ page: expected, total: n })
       )
+      const counted = selectPageCounted(tx, records, [], { field: 'amount', order: 'asc' }, { start: k - 3, end: k })
+      expect(either.isRight(counted) && counted.right.comparisons).toBeLessThanOrEqual(n * Math.log2(n) + n)
     },
     LIMIT
   )
@@ -137,13 +137,12 @@ const byKeyIdPosition =
     direction * (key(a) - key(b)) || direction * (id(a) < id(b) ? -1 : id(a) > id(b) ? 1 : 0) || a - b
 
 // Once a window's k matches are kept, a match that does not come before the last of them is
-// turned away. Below, the first 2k records fill the slots in order and the first k stay; then k
-// - 1 matches come after the last kept (by the amount, by the id on an equal amount, by the
-// position when they are copies of it, by the nanoseconds of an instant), and one match comes
-// before all. Turned away, the k - 1 are never stored and room is never made again; stored,
-// they fill the slots once more, over which making room takes quadratic time (the quickselect's
-// median of three keeps taking a slot next to the smallest as pivot). The page is the same
-// either way; storing them shows as the time limit, far above what the test takes.
+// turned away by one comparison. Below, the first 2k records come in order: the first k + 1,024
+// are ranked together (a run: one comparison each) and the first k stay; the rest of them, then
+// k - 1 matches after the last kept (by the amount, by the id on an equal amount, by the
+// position when they are copies of it, by the nanoseconds of an instant) are turned away, and
+// one match comes before all. The page is the same whether the k - 1 are turned away or stored;
+// stored, they would cost a comparison more each at least, which the count of comparisons shows.
 describe('selectPage: matches after the last of a large window are turned away', () => {
   const k = 160_000
   const pad = (n: number) => String(n).padStart(6, '0')
@@ -168,6 +167,9 @@ describe('selectPage: matches after the last of a large window are turned away',
     expect(selectPage(tx, records, [], { field, order }, { start: k - 3, end: k })).toEqual(
       either.right({ page: positions.slice(k - 3, k).map((at) => records[at]), total: records.length })
     )
+    // One comparison a record, and the one before all placed among those kept by one more.
+    const counted = selectPageCounted(tx, records, [], { field, order }, { start: k - 3, end: k })
+    expect(either.isRight(counted) && counted.right.comparisons).toBeLessThanOrEqual(records.length + 1)
   }
 
   /** 2k records of amounts 10, 20, ... (negated for a descending order), then `after`, then one before all. */
