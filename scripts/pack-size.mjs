@@ -16,7 +16,7 @@ import { gzipSync } from 'node:zlib'
 const KiB = 1024
 const MiB = 1024 * KiB
 /** The budgets (ADR 0118): round figures a fifth to a quarter above what the package weighed when they were set. */
-const BUDGET = { packed: 1 * MiB, unpacked: 3.5 * MiB, library: 1.2 * MiB }
+const BUDGET = { packed: 1 * MiB, unpacked: 3.5 * MiB, library: 1.5 * MiB }
 
 const pack = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { encoding: 'utf8' })
 if (pack.status !== 0) {
