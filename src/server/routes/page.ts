@@ -1,7 +1,7 @@
 /**
  * An index endpoint answered by the database: the request planned by the library (auth, rights,
  * window, filters, sort; a refusal is a reply already), the page and its count read in one
- * snapshot with the query `budget-rules/sql` writes, and the reply made of the rows found, its
+ * statement with the query `budget-rules/sql` writes, and the reply made of the rows found, its
  * decision recorded.
  *
  * @since 0.4.0
@@ -10,6 +10,7 @@ import type { Handler } from 'hono'
 import type { DecisionEndpoint } from '../../decisions'
 import { type Endpoint, headerOf, planIndex, respondIndexPage } from '../../index'
 import { pageQuery } from '../../sql/page-query'
+import type { Row } from '../../store/database'
 import { type Env, rawQuery } from '../reply'
 import type { RouteDeps } from './deps'
 
@@ -32,16 +33,16 @@ export const databasePage =
     // A Page plan means company-id named a company of the caller's.
     const companyId = headerOf(headers, 'company-id') as string
     const query = pageQuery(endpoint, plan.request, { table: table.table, scope: { company_id: companyId } })
-    // One snapshot for the rows and their count, so they always agree.
-    const { page, total } = await db.transaction(async (tx) => {
-      await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY')
-      const rows = await tx.query(query.rows.text, query.rows.values)
-      const count =
-        plan.request.filters.length === 0 && table.unfilteredCount !== undefined
-          ? await tx.query(table.unfilteredCount, [companyId])
-          : await tx.query(query.count.text, query.count.values)
-      // Either count query returns one row of one column.
-      return { page: rows, total: Number(Object.values(count[0] as Record<string, unknown>)[0]) }
-    })
+    const count =
+      plan.request.filters.length === 0 && table.unfilteredCount !== undefined ? table.unfilteredCount : query.count.text
+    // One statement, so one snapshot: the rows and their count always agree, with no transaction
+    // to open, set and commit (ADR 0122). The rows come as one JSON array aggregated from the page
+    // query's sorted rows, which an aggregate over a sorted subquery, with nothing joined, takes in
+    // that order; the count's values are the first of the rows' (pageQuery), so one list serves both.
+    const [found] = await db.query<{ total: number; page: ReadonlyArray<Row> }>(
+      `SELECT (${count}) AS total, coalesce((SELECT json_agg(p) FROM (${query.rows.text}) AS p), '[]'::json) AS page`,
+      query.rows.values
+    )
+    const { total, page } = found as { total: number; page: ReadonlyArray<Row> }
     return answer(c, name, context, respondIndexPage({ ...context, page, total }))
   }
