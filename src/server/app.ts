@@ -24,7 +24,7 @@ import { decisionLog } from './decision-log'
 import { explorerRoutes } from './explorer'
 import { lookup } from './lookup'
 import { metrics as appMetrics } from './metrics'
-import { apiKey, bodyLimit, cors, observe, rateLimit, requestId, session } from './middleware'
+import { admission, apiKey, bodyLimit, cors, observe, requestId, session } from './middleware'
 import { openApiRoutes } from './openapi'
 import { rateLimiter } from './rate-limit'
 import { type Env, problem, rawBody, RETRY_AFTER_BUSY_S, RETRY_AFTER_UNAVAILABLE_S, send } from './reply'
@@ -101,14 +101,15 @@ export const buildApp = (options: AppOptions): Hono<Env> => {
 
   app.use('*', requestId(), apiKey(), observe(logger, metrics), cors())
   app.get('/metrics', (c) => metrics.handler(c))
-  // The API's routes: the key's session, then the rate limit (R-112: the pages and documents are not counted).
-  app.use('/v1/*', session(deps.lookup))
+  // The API's routes: the key's session and the rate limit in one statement (R-112: the pages and
+  // documents are not counted); under the hook, the scenario's session and no limit.
   if (hook === null)
     app.use(
       '/v1/*',
-      rateLimit(rateLimiter(db, options.rateLimitPerMinute, clock), options.trustProxy ?? false, metrics.rateLimited)
+      admission(rateLimiter(db, options.rateLimitPerMinute, clock), options.trustProxy ?? false, metrics.rateLimited)
     )
-  else
+  else {
+    app.use('/v1/*', session(deps.lookup))
     // Before the API's body limit: a scenario's records may outgrow it.
     app.put(CONFORMANCE_PATH, honoBodyLimit({ maxSize: SEED_LIMIT_BYTES }), async (c) => {
       const seeding = await hook.seed(await rawBody(c))
@@ -116,6 +117,7 @@ export const buildApp = (options: AppOptions): Hono<Env> => {
         ? new Response(null, { status: 204 })
         : send(problem(seeding.status, c.get('requestId'), seeding.error, seeding.message))
     })
+  }
   app.use('*', bodyLimit(options.bodyLimitBytes))
 
   // -- the API

@@ -105,8 +105,9 @@ export const cors = () =>
   })
 
 /**
- * The session the request's key resolves to, looked up once for the API's routes: the facades'
- * input, and whether the store knows the key (what the rate limit counts by).
+ * The session the request's key resolves to, looked up once for the API's routes under the
+ * conformance hook (no rate limit there; {@link admission} otherwise): the facades' input, and
+ * whether the key claims Idempotency-Keys.
  */
 export const session = ({ sessionOf }: Lookup) =>
   createMiddleware<Env>(async (c, next) => {
@@ -126,22 +127,26 @@ const clientAddress = (c: Parameters<Parameters<typeof createMiddleware<Env>>[0]
 }
 
 /**
- * The contract's 429 once a caller is over its limit (R-112): a key the store knows is counted
- * as itself; a missing, malformed or unknown one as the client's address, so that guessing keys
- * is limited like any other request and an unknown key makes no row of its own.
+ * The key's session and the contract's 429 once a caller is over its limit (R-112), found in one
+ * statement: a key the store knows is counted as itself; a missing, malformed or unknown one as
+ * the client's address, so that guessing keys is limited like any other request and an unknown
+ * key makes no row of its own.
  */
-export const rateLimit = ({ admit }: RateLimiter, trustProxy: boolean, onRefused: () => void) =>
+export const admission = ({ admit }: RateLimiter, trustProxy: boolean, onRefused: () => void) =>
   createMiddleware<Env>(async (c, next) => {
-    const key = c.get('knownKey')
-    const retryAfter = await admit(key === null ? `address ${clientAddress(c, trustProxy)}` : `key ${key}`)
-    if (retryAfter === null) return next()
+    const admitted = await admit(c.get('keySha256'), clientAddress(c, trustProxy))
+    c.set('session', admitted.session)
+    c.set('knownKey', admitted.keySha256)
+    if (admitted.retryAfter === null) return next()
     onRefused()
     return send(
-      respondServiceRefusal({ refusal: { kind: 'rate_limited', retry_after_s: retryAfter }, request_id: c.get('requestId') })
+      respondServiceRefusal({
+        refusal: { kind: 'rate_limited', retry_after_s: admitted.retryAfter },
+        request_id: c.get('requestId')
+      })
     )
   })
 
-/** A 413 before a body over `bytes` is read whole, whether its length is announced or it streams. */
 export const bodyLimit = (bytes: number) =>
   honoBodyLimit({
     maxSize: bytes,

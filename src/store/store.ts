@@ -53,22 +53,29 @@ const budgetOf = (row: Row): BudgetFound => {
 /** PostgreSQL text holds no NUL: an id with one names no row (and would be refused as a parameter). */
 const noRow = holdsNul
 
-/** The session an API key (its SHA-256) resolves to; `user: null` when unknown or revoked. */
-export const findSession = async (db: Queryable, keySha256: string): Promise<Session> => {
-  const rows = await db.query<{ id: string; email_verified: boolean; memberships: Session['memberships'] }>(
-    `SELECT u.id, u.email_verified,
-            coalesce(jsonb_object_agg(m.company_id, jsonb_build_object('role', m.role, 'permissions', to_jsonb(m.permissions)))
-                     FILTER (WHERE m.company_id IS NOT NULL), '{}') AS memberships
-       FROM api_keys k JOIN users u ON u.id = k.user_id LEFT JOIN memberships m ON m.user_id = u.id
-      WHERE k.key_sha256 = $1 AND k.revoked_at IS NULL
-      GROUP BY u.id, u.email_verified`,
-    [keySha256]
-  )
-  const found = rows[0]
-  return found === undefined
-    ? { user: null, memberships: {} }
-    : { user: { id: found.id, email_verified: found.email_verified }, memberships: found.memberships }
+/** The user and memberships of the stored, unrevoked key whose SHA-256 is `$1`: one row, or none. */
+const sessionSelect = `SELECT u.id, u.email_verified,
+    coalesce(jsonb_object_agg(m.company_id, jsonb_build_object('role', m.role, 'permissions', to_jsonb(m.permissions)))
+             FILTER (WHERE m.company_id IS NOT NULL), '{}') AS memberships
+  FROM api_keys k JOIN users u ON u.id = k.user_id LEFT JOIN memberships m ON m.user_id = u.id
+  WHERE k.key_sha256 = $1 AND k.revoked_at IS NULL
+  GROUP BY u.id, u.email_verified`
+
+type SessionRow = {
+  readonly id: string | null
+  readonly email_verified: boolean | null
+  readonly memberships: Session['memberships'] | null
 }
+
+/** The session of a row of {@link sessionSelect}, or of none (a null id): no user. */
+const sessionOf = (row: SessionRow): Session =>
+  row.id === null
+    ? { user: null, memberships: {} }
+    : { user: { id: row.id, email_verified: row.email_verified === true }, memberships: row.memberships ?? {} }
+
+/** The session an API key (its SHA-256) resolves to; `user: null` when unknown or revoked. */
+export const findSession = async (db: Queryable, keySha256: string): Promise<Session> =>
+  sessionOf((await db.query<SessionRow>(sessionSelect, [keySha256]))[0] ?? { id: null, email_verified: null, memberships: null })
 
 /**
  * The budget with that id in the caller's company, or null: another company's budget is none, as
@@ -238,21 +245,34 @@ export const keepReply = async (
 }
 
 /**
- * Counts one request of `key` in its window of 60 seconds, in one atomic upsert that every
- * instance on the database shares. A window that does not hold `now` (it ended, or it starts
- * more than a minute after `now`: a clock far behind) starts again at `now`. Returns the requests
+ * The session of a key (its SHA-256; none for a request without one) and one request counted
+ * against the rate limit (R-112), in one statement: under `keyName` when the key names a stored,
+ * unrevoked key, else under `addressName`, so that made-up keys write no row of their own. Each
+ * name has a window of 60 seconds, counted by one atomic upsert that every instance on the
+ * database shares; a window that does not hold `now` (it ended, or it starts more than a minute
+ * after `now`: a clock far behind) starts again at `now`. Returns the session, the requests
  * counted in the window, this one included, and when the window started (ms since the epoch).
  */
-export const countRequest = async (db: Queryable, key: string, now: string): Promise<{ count: number; window_ms: number }> => {
-  const rows = await db.query<{ count: number; window_ms: number }>(
-    `INSERT INTO rate_limits AS r (key, window_start, count) VALUES ($1, $2, 1)
-     ON CONFLICT (key) DO UPDATE SET
-       window_start = CASE WHEN abs(extract(epoch FROM $2::timestamptz - r.window_start)) >= 60 THEN $2::timestamptz ELSE r.window_start END,
-       count = CASE WHEN abs(extract(epoch FROM $2::timestamptz - r.window_start)) >= 60 THEN 1 ELSE r.count + 1 END
-     RETURNING count, (extract(epoch FROM window_start) * 1000)::float8 AS window_ms`,
-    [key, now]
+export const admitRequest = async (
+  db: Queryable,
+  keySha256: string | undefined,
+  names: { readonly keyName: string; readonly addressName: string },
+  now: string
+): Promise<{ session: Session; count: number; window_ms: number }> => {
+  const rows = await db.query<SessionRow & { count: number; window_ms: number }>(
+    `WITH found AS (${sessionSelect}),
+     counted AS (
+       INSERT INTO rate_limits AS r (key, window_start, count)
+       SELECT CASE WHEN EXISTS (SELECT 1 FROM found) THEN $2 ELSE $3 END, $4::timestamptz, 1
+       ON CONFLICT (key) DO UPDATE SET
+         window_start = CASE WHEN abs(extract(epoch FROM $4::timestamptz - r.window_start)) >= 60 THEN $4::timestamptz ELSE r.window_start END,
+         count = CASE WHEN abs(extract(epoch FROM $4::timestamptz - r.window_start)) >= 60 THEN 1 ELSE r.count + 1 END
+       RETURNING count, (extract(epoch FROM window_start) * 1000)::float8 AS window_ms)
+     SELECT found.id, found.email_verified, found.memberships, counted.count, counted.window_ms FROM counted LEFT JOIN found ON true`,
+    [keySha256 ?? null, names.keyName, names.addressName, now]
   )
-  return rows[0] as { count: number; window_ms: number }
+  const row = rows[0] as (typeof rows)[number]
+  return { session: sessionOf(row), count: row.count, window_ms: row.window_ms }
 }
 
 /**

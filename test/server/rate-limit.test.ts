@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listen, type Served } from '../../src/server/main'
-import { rateLimiter } from '../../src/server/rate-limit'
+import { type RateLimiter, rateLimiter } from '../../src/server/rate-limit'
+import { keyHash } from '../../src/store/keys'
 import type { Database } from '../../src/store/database'
 import { purgeExpired } from '../../src/store/store'
 import { call, seeded, stores } from './harness'
@@ -19,21 +20,62 @@ describe.each(stores)('rateLimiter on $name', (store) => {
     await drop()
   }, 30_000)
 
-  it('admits perMinute requests of a key in the minute from its first, then says how long to wait', async () => {
+  /** The verdict of one request without a key, from `address`. */
+  const from = (limiter: RateLimiter, address: string) => limiter.admit(undefined, address).then((a) => a.retryAfter)
+
+  it('admits perMinute requests of an address in the minute from its first, then says how long to wait', async () => {
     let now = Date.UTC(2026, 10, 23, 12)
-    const { admit } = rateLimiter(db, 2, () => new Date(now))
-    expect([await admit('a'), await admit('a'), await admit('a'), await admit('b')]).toEqual([null, null, 60, null])
+    const limiter = rateLimiter(db, 2, () => new Date(now))
+    expect([await from(limiter, 'a'), await from(limiter, 'a'), await from(limiter, 'a'), await from(limiter, 'b')]).toEqual([
+      null,
+      null,
+      60,
+      null
+    ])
     now += 59_001
-    expect(await admit('a')).toBe(1)
+    expect(await from(limiter, 'a')).toBe(1)
     now += 999
-    expect([await admit('a'), await admit('a'), await admit('a')]).toEqual([null, null, 60])
+    expect([await from(limiter, 'a'), await from(limiter, 'a'), await from(limiter, 'a')]).toEqual([null, null, 60])
+  })
+
+  it('finds a stored key’s session in the same statement and counts the key, not the address; an unknown key as the address', async () => {
+    const now = Date.UTC(2026, 10, 23, 13)
+    const limiter = rateLimiter(db, 1, () => new Date(now))
+    const admin = keyHash('demo-admin')
+    const first = await limiter.admit(admin, 'shared-address')
+    expect(first).toEqual({
+      session: {
+        user: { id: 'u-admin', email_verified: true },
+        memberships: { 'c-acme': { role: 'admin', permissions: [] } }
+      },
+      keySha256: admin,
+      retryAfter: null
+    })
+    // The address has not been counted: a request without a key from it is its first.
+    expect(await from(limiter, 'shared-address')).toBe(null)
+    expect((await limiter.admit(admin, 'another-address')).retryAfter).toBe(60)
+    expect(await limiter.admit(keyHash('made-up'), 'shared-address')).toEqual({
+      session: { user: null, memberships: {} },
+      keySha256: null,
+      retryAfter: 60
+    })
+    expect(
+      await db.query(`SELECT key, count FROM rate_limits WHERE key IN ($1, $2, $3) ORDER BY key`, [
+        `key ${admin}`,
+        'address shared-address',
+        `key ${keyHash('made-up')}`
+      ])
+    ).toEqual([
+      { key: 'address shared-address', count: 2 },
+      { key: `key ${admin}`, count: 2 }
+    ])
   })
 
   it('shares its windows with every limiter on the database: two instances admit perMinute together', async () => {
     const now = Date.UTC(2026, 10, 24, 12)
     const one = rateLimiter(db, 5, () => new Date(now))
     const two = rateLimiter(db, 5, () => new Date(now + 500))
-    const verdicts = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? one : two).admit('shared')))
+    const verdicts = await Promise.all(Array.from({ length: 12 }, (_, i) => from(i % 2 === 0 ? one : two, 'shared')))
     expect(verdicts.filter((v) => v === null)).toHaveLength(5)
   })
 
@@ -41,17 +83,19 @@ describe.each(stores)('rateLimiter on $name', (store) => {
     const now = Date.UTC(2026, 10, 25, 12)
     const ahead = rateLimiter(db, 1, () => new Date(now))
     const behind = rateLimiter(db, 1, () => new Date(now - 61_000))
-    expect([await ahead.admit('skew'), await ahead.admit('skew')]).toEqual([null, 60])
-    expect(await behind.admit('skew')).toBe(null)
+    expect([await from(ahead, 'skew'), await from(ahead, 'skew')]).toEqual([null, 60])
+    expect(await from(behind, 'skew')).toBe(null)
   })
 
   it('purges the windows that have ended', async () => {
     const now = Date.UTC(2026, 10, 26, 12)
-    const { admit } = rateLimiter(db, 1, () => new Date(now))
-    await admit('old')
+    await from(
+      rateLimiter(db, 1, () => new Date(now)),
+      'old'
+    )
     const later = new Date(now + 60_000).toISOString()
     await purgeExpired(db, later, '1970-01-01T00:00:00Z')
-    expect(await db.query("SELECT key FROM rate_limits WHERE key IN ('old', 'a')")).toEqual([])
+    expect(await db.query("SELECT key FROM rate_limits WHERE key IN ('address old', 'address a')")).toEqual([])
   })
 })
 
