@@ -24,6 +24,8 @@ export interface Lookup {
   readonly todayIn: (timeZone: string | null) => string
   /** The ids of a company's members (the scenario's under the conformance hook, as given). */
   readonly membersOf: (tx: Queryable, companyId: string) => Promise<ReadonlyArray<string>>
+  /** The scenario's members under the conformance hook, or null: the store's then. */
+  readonly seededMembers: () => ReadonlyArray<string> | null
 }
 
 /** The look-ups over a database and a clock, and the conformance hook when it is on. */
@@ -46,6 +48,7 @@ export const lookup = (db: Database, clock: () => Date, hook: ConformanceHook | 
       const seeded = scenario()
       return seeded !== null ? (seeded.today as string) : calendarDateIn(clock(), timeZone ?? 'UTC')
     },
+    seededMembers: () => (scenario()?.company_member_ids as ReadonlyArray<string> | undefined) ?? null,
     membersOf: async (tx, companyId) => {
       const seeded = scenario()
       return seeded !== null ? (seeded.company_member_ids as ReadonlyArray<string>) : store.memberIds(tx, companyId)

@@ -40,10 +40,11 @@ export interface KeptReply {
 /** An instant column as ISO-8601 text, spelled as the page queries spell it (microseconds, UTC). */
 const iso = (column: string): string => instantColumnText(column)
 
-const budgetSelect = `SELECT b.id, b.company_id, b.name, b.description, b.access, b.currency, b.mode, b.manager_id,
+const budgetColumns = `SELECT b.id, b.company_id, b.name, b.description, b.access, b.currency, b.mode, b.manager_id,
   b.co_manager_id, b.status, b.created_on, b.ends_on, b.recurrence_unit, b.recurrence_every, b.base_amount_cents,
-  b.recurrence_starts_on, b.period_starts_on, b.period_ends_on, b.period_amount_cents, b.balance_cents, c.time_zone
-  FROM budgets b JOIN companies c ON c.id = b.company_id`
+  b.recurrence_starts_on, b.period_starts_on, b.period_ends_on, b.period_amount_cents, b.balance_cents, c.time_zone`
+const budgetFrom = ` FROM budgets b JOIN companies c ON c.id = b.company_id`
+const budgetSelect = budgetColumns + budgetFrom
 
 const budgetOf = (row: Row): BudgetFound => {
   const { time_zone, ...budget } = row
@@ -126,6 +127,30 @@ export const saveBudget = async (tx: Queryable, budget: BudgetJson): Promise<voi
     budget.id,
     ...changeableFields.map((f) => budget[f])
   ])
+}
+
+/**
+ * As {@link lockBudget}, with the ids of the company's members read in the same statement (in
+ * the order {@link memberIds} gives them): an update's manager must be a member (contract
+ * section 5).
+ */
+export const lockBudgetWithMembers = async (
+  tx: Queryable,
+  id: string,
+  companyId: string
+): Promise<{ readonly found: BudgetFound; readonly member_ids: ReadonlyArray<string> } | null> => {
+  if (noRow(id) || holdsNul(companyId)) return null
+  const row = (
+    await tx.query(
+      `${budgetColumns},
+         (SELECT coalesce(json_agg(m.user_id ORDER BY m.user_id), '[]'::json) FROM memberships m WHERE m.company_id = b.company_id) AS member_ids
+       ${budgetFrom} WHERE b.id = $1 AND b.company_id = $2 FOR UPDATE OF b`,
+      [id, companyId]
+    )
+  )[0]
+  if (row === undefined) return null
+  const { member_ids, ...budgetRow } = row
+  return { found: budgetOf(budgetRow), member_ids: member_ids as ReadonlyArray<string> }
 }
 
 /** The ids of a company's members. */

@@ -63,17 +63,18 @@ export const budgetHandlers = ({
         resource_id: id
       }
       return mutate(c, unit, body, async (tx) => {
-        const found = await store.lockBudget(tx, id, scope.company_id)
+        // The update's manager_id must be a member's (contract section 5): the members are read
+        // with the lock, in one statement.
+        const updating = operationId === 'updateBudget'
+        const withMembers = updating ? await store.lockBudgetWithMembers(tx, id, scope.company_id) : null
+        const found = updating ? (withMembers?.found ?? null) : await store.lockBudget(tx, id, scope.company_id)
         const context = {
           request,
           session,
           budget: found?.budget ?? null,
           today: lookup.todayIn(found?.time_zone ?? null),
           request_id: c.get('requestId'),
-          // The update's manager_id must be a member's (contract section 5).
-          ...(operationId === 'updateBudget' && found !== null
-            ? { company_member_ids: await lookup.membersOf(tx, scope.company_id) }
-            : {})
+          ...(withMembers !== null ? { company_member_ids: lookup.seededMembers() ?? withMembers.member_ids } : {})
         }
         const reply = respond(context)
         if (reply.status === 200) await store.saveBudget(tx, reply.budget)
