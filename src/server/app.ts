@@ -76,6 +76,7 @@ export const buildApp = (options: AppOptions): Hono<Env> => {
   const hook = options.conformance === true ? conformanceHook(db) : null
   const metrics = appMetrics(db, options.metricsToken)
   const log = decisionLog({
+    db,
     enabled: options.decisionLog,
     clock,
     dropped: (endpoint, detail) => {
@@ -90,7 +91,7 @@ export const buildApp = (options: AppOptions): Hono<Env> => {
     mutate: unitOfWork(db, clock, options.idempotencyTtlHours, log),
     log,
     answer: async (c, endpoint, context, reply, resource_id) => {
-      await log.keep(db, log.decided(c, endpoint, context, reply, resource_id))
+      await log.keepAlone(log.decided(c, endpoint, context, reply, resource_id))
       return send(reply)
     }
   }

@@ -110,7 +110,7 @@ export const unitOfWork =
     } catch (e) {
       if (!(e instanceof RolledBack)) throw e
       // Nothing changed: the record of the refusal is kept on its own.
-      await log.keep(db, e.decided.record)
+      await log.keepAlone(e.decided.record)
       return send(e.decided.reply)
     }
   }

@@ -22,9 +22,13 @@ const column = (field: string): string => (field === 'case' ? '"case"' : field)
 /** The columns written: `id` (the request id) and every field but `request_id`, which the table derives from it. */
 const written = fields.filter((f) => f !== 'request_id')
 
-const INSERT = `INSERT INTO decisions (id, ${written.map(column).join(', ')}) VALUES ($1, ${written
-  .map((f, i) => `$${i + 2}${JSON_FIELDS.has(f) ? '::json' : ''}`)
-  .join(', ')})`
+/** The placeholders of the `row`th record of an INSERT (from 0). */
+const rowValues = (row: number): string => {
+  const first = row * (written.length + 1)
+  return `($${first + 1}, ${written.map((f, i) => `$${first + i + 2}${JSON_FIELDS.has(f) ? '::json' : ''}`).join(', ')})`
+}
+
+const INSERT = `INSERT INTO decisions (id, ${written.map(column).join(', ')}) VALUES `
 
 /**
  * The columns of a record as read back: `at` as ISO-8601 text in UTC with microseconds (how
@@ -46,13 +50,23 @@ export const recordInstant = (instant: Date): string => instant.toISOString().re
  */
 const text = (value: unknown): unknown => (typeof value === 'string' ? value.replaceAll('\u0000', '\uFFFD') : value)
 
-/** Keeps a record. */
-export const insertDecision = async (q: Queryable, record: DecisionRecord): Promise<void> => {
-  await q.query(INSERT, [
-    text(record.request_id),
-    ...written.map((f) => (JSON_FIELDS.has(f) ? JSON.stringify(record[f]) : text(record[f])))
-  ])
+/** The most records one statement writes: 100 rows of 19 values, far from PostgreSQL's 65,535 parameters. */
+export const MAX_RECORDS_A_STATEMENT = 100
+
+/** Keeps records, in one statement (at most {@link MAX_RECORDS_A_STATEMENT}). */
+export const insertDecisions = async (q: Queryable, records: ReadonlyArray<DecisionRecord>): Promise<void> => {
+  if (records.length === 0) return
+  await q.query(
+    INSERT + records.map((_, row) => rowValues(row)).join(', '),
+    records.flatMap((record) => [
+      text(record.request_id),
+      ...written.map((f) => (JSON_FIELDS.has(f) ? JSON.stringify(record[f]) : text(record[f])))
+    ])
+  )
 }
+
+/** Keeps a record. */
+export const insertDecision = (q: Queryable, record: DecisionRecord): Promise<void> => insertDecisions(q, [record])
 
 /** A row of `decisions` as a record: its fields, in the codec's order. */
 export const recordOf = (row: Row): DecisionRecord =>

@@ -174,8 +174,11 @@ describe('the log and the metrics of the reference server', () => {
   })
 
   it('a record the library would not build is dropped and told of; the decision is still noted', async () => {
+    // Nothing is kept here: a database that is never asked.
+    const unused = { query: () => Promise.reject(new Error('no statement is expected')) }
     const dropped: Array<string> = []
     const log = decisionLog({
+      db: unused,
       enabled: true,
       clock: () => NOW,
       dropped: (endpoint, detail) => {
@@ -206,7 +209,7 @@ describe('the log and the metrics of the reference server', () => {
     const got = (await (await app.request('/')).json()) as { record: unknown; noted: unknown }
     expect(got).toEqual({ record: null, noted: { endpoint: 'budget.get', actor_id: null, rules: ['auth.bearer'] } })
     expect(dropped).toEqual(['budget.get: case.budget.id is 1n, not JSON'])
-    const off = decisionLog({ enabled: false, clock: () => NOW, dropped: () => undefined })
+    const off = decisionLog({ db: unused, enabled: false, clock: () => NOW, dropped: () => undefined })
     const quiet = new Hono<Env>()
     quiet.get('/', (c) =>
       c.json({ record: off.decided(c, 'index.companies', {}, { status: 200, headers: {}, body: [], reasons: [] }) })
