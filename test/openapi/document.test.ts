@@ -245,6 +245,16 @@ describe('openApiDocument', () => {
     expect(got).not.toHaveProperty('requestBody')
   })
 
+  it('holds the 413 body only when an operation takes a request body, and the 503 body always', () => {
+    const schemasOf = (operationId: string) =>
+      Object.keys(
+        buildDocument([operations.find((o) => o.operationId === operationId) as Operation], {}).components['schemas'] as object
+      )
+    expect(schemasOf('listBudgets')).not.toContain('PayloadTooLarge')
+    expect(schemasOf('listBudgets')).toContain('ServiceUnavailable')
+    expect(schemasOf('updateBudget')).toEqual(expect.arrayContaining(['PayloadTooLarge', 'ServiceUnavailable']))
+  })
+
   it('declares no body where a rule of the status gives none, and names each rule’s body instead', () => {
     const update = operationOf('patch', '/v1/budgets/{id}')
     expect(update.responses['401']).toEqual({

@@ -6,7 +6,7 @@
 import { HttpError } from 'ra-core'
 import { describe, expect, it } from 'vitest'
 import { reactAdminDataProvider } from '../../src/react-admin'
-import { pageOf, recorder, replying } from './fetch'
+import { type Canned, pageOf, recorder, replying } from './fetch'
 
 const BASE = 'http://api.test'
 const member = { Authorization: 'Bearer demo-member', 'company-id': 'c-acme' }
@@ -266,6 +266,15 @@ describe('getList (R-101)', () => {
     })
   })
 
+  it('rejects a negative X-Total-Count', async () => {
+    const { fetch } = replying({ status: 200, headers: { 'X-Total-Count': '-1' }, body: [tx(1)] })
+    expect(await rejected(provider(fetch).getList('bank_transactions', {}))).toEqual({
+      status: 200,
+      message: 'The reply to GET /v1/banking/bank_transactions is not a page with an X-Total-Count',
+      body: [tx(1)]
+    })
+  })
+
   it('rejects a 2xx reply that is not a list of records', async () => {
     const { fetch } = replying({ status: 200, headers: { 'X-Total-Count': '1' }, body: '<html>' })
     expect(await rejected(provider(fetch).getList('bank_transactions', {}))).toEqual({
@@ -363,6 +372,15 @@ describe('getOne (R-101)', () => {
       message: 'getOne is not available on bank_recipients: the service has no endpoint for it'
     })
     expect(calls).toEqual([])
+  })
+
+  it('rejects a 2xx reply that is not a record', async () => {
+    const { fetch } = replying({ status: 200, body: [travel] })
+    expect(await rejected(provider(fetch).getOne('budgets', { id: 'b-travel' }))).toEqual({
+      status: 200,
+      message: 'The reply to GET /v1/budgets/b-travel is not a record',
+      body: [travel]
+    })
   })
 
   it('writes a numeric id in decimal', async () => {
@@ -490,12 +508,30 @@ describe('update (R-101)', () => {
       headers: { 'X-Request-Id': 'r-1', 'Content-Type': 'application/json' },
       body: { errors: { name: ["can't be blank", 'is too short'], ends_on: ['must be after 2026-11-23'], other: [] } }
     })
+    // toStrictEqual: a field with no message is left out, not sent as undefined.
     expect(
       await rejected(provider(fetch).update('budgets', { id: 'b-travel', data: { ...travel, name: '' }, previousData: travel }))
-    ).toEqual({
+    ).toStrictEqual({
       status: 422,
       message: 'Unprocessable Entity',
       body: { errors: { name: "can't be blank", ends_on: 'must be after 2026-11-23' } }
+    })
+  })
+
+  it('on 422 without field errors, and on another status with them, rejects with the body as the service sent it', async () => {
+    const update = (reply: Canned) =>
+      rejected(provider(replying(reply).fetch).update('budgets', { id: 'b-travel', data: { name: 'x' }, previousData: travel }))
+    const unprocessable = { error: 'validation_failed', message: 'The budget is not valid' }
+    expect(await update({ status: 422, body: unprocessable })).toEqual({
+      status: 422,
+      message: 'The budget is not valid',
+      body: unprocessable
+    })
+    const badRequest = { error: 'bad_request', message: 'The body is not valid', errors: { name: ['is not text'] } }
+    expect(await update({ status: 400, body: badRequest })).toEqual({
+      status: 400,
+      message: 'The body is not valid',
+      body: badRequest
     })
   })
 
@@ -571,6 +607,12 @@ describe('create (R-101)', () => {
     const keys = calls.map((c) => c.headers['Idempotency-Key'])
     for (const key of keys) expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
     expect(keys[0]).not.toBe(keys[1])
+  })
+
+  it('makes a key when the one given is empty', async () => {
+    const { calls, fetch } = replying({ status: 201, body: normalised })
+    await provider(fetch).create('bank_recipients', { data: recipient, meta: { idempotencyKey: '' } })
+    expect(calls[0]?.headers['Idempotency-Key']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
   })
 
   it('on 409 rejects with the service’s message', async () => {
@@ -677,11 +719,56 @@ describe('network failures (R-101)', () => {
   })
 })
 
+describe('what is left once a call settles (R-101)', () => {
+  it('rejects a reply outside 2xx that no server sends (the status 0 of an opaque response), and takes every 2xx', async () => {
+    const opaque = recorder(() =>
+      Promise.resolve({ status: 0, statusText: '', headers: new Headers(), text: () => Promise.resolve('') })
+    )
+    expect(await rejected(provider(opaque.fetch).getOne('budgets', { id: 'b-travel' }))).toEqual({
+      status: 0,
+      message: 'HTTP 0',
+      body: null
+    })
+    expect(await provider(replying({ status: 299, body: travel }).fetch).getOne('budgets', { id: 'b-travel' })).toEqual({
+      data: travel
+    })
+  })
+
+  it('names an abort as such when the fetch throws at once on the aborted signal', async () => {
+    const fetch = (_url: string, init: { readonly signal: AbortSignal }) => {
+      if (init.signal.aborted) throw new DOMException('This operation was aborted', 'AbortError')
+      return new Promise<never>(() => undefined)
+    }
+    const aborted = new AbortController()
+    aborted.abort()
+    expect(await rejected(provider(fetch).getList('budgets', { signal: aborted.signal }))).toEqual({
+      status: 0,
+      message: 'GET /v1/budgets was aborted',
+      body: null
+    })
+  })
+
+  it('neither times out nor aborts a request once it is answered', async () => {
+    const { calls, fetch } = replying({ status: 200, body: travel })
+    const controller = new AbortController()
+    expect(await provider(fetch, 20).getOne('budgets', { id: 'b-travel', signal: controller.signal })).toEqual({ data: travel })
+    await new Promise((resolve) => setTimeout(resolve, 60))
+    controller.abort()
+    expect(calls[0]?.signal.aborted).toBe(false)
+  })
+})
+
 describe('reactAdminDataProvider options (R-101)', () => {
   it.each([
     [{ url: 'ftp://x' }, 'reactAdminDataProvider: url is "ftp://x", not an http(s) URL'],
+    [{ url: 'see http://x' }, 'reactAdminDataProvider: url is "see http://x", not an http(s) URL'],
+    // A URL object reads as its text, but is not the string the provider takes.
+    [{ url: new URL('http://x') }, 'reactAdminDataProvider: url is an object, not an http(s) URL'],
     [{ token: '' }, 'reactAdminDataProvider: token is "", not an API key'],
+    [{ token: 7 }, 'reactAdminDataProvider: token is 7, not an API key'],
     [{ companyId: 7 }, 'reactAdminDataProvider: companyId is 7, not a company id'],
+    [{ companyId: '' }, 'reactAdminDataProvider: companyId is "", not a company id'],
+    [{ timeoutMs: 0 }, 'reactAdminDataProvider: timeoutMs is 0, not a whole number of milliseconds from 1 to 2147483647'],
     [{ fetch: 'fetch' }, 'reactAdminDataProvider: fetch is "fetch", not a function'],
     [{ timeoutMs: 1.5 }, 'reactAdminDataProvider: timeoutMs is 1.5, not a whole number of milliseconds from 1 to 2147483647'],
     [
@@ -692,6 +779,14 @@ describe('reactAdminDataProvider options (R-101)', () => {
     expect(() => reactAdminDataProvider({ url: BASE, token: 'k', companyId: 'c', ...options } as never)).toThrow(
       new TypeError(message)
     )
+  })
+
+  it('takes a timeout from 1 ms to 2147483647 ms, and a URL ending in slashes as its base', async () => {
+    const { calls, fetch } = replying({ status: 200, body: travel })
+    for (const timeoutMs of [1, 2_147_483_647])
+      expect(() => reactAdminDataProvider({ url: BASE, token: 'k', companyId: 'c', fetch, timeoutMs })).not.toThrow()
+    await reactAdminDataProvider({ url: `${BASE}//`, token: 'k', companyId: 'c', fetch }).getOne('budgets', { id: 'b-travel' })
+    expect(calls.map((c) => c.url)).toEqual([`${BASE}/v1/budgets/b-travel`])
   })
 
   it('sends through globalThis.fetch when given none', async () => {
