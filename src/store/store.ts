@@ -40,9 +40,8 @@ export interface KeptReply {
 /** An instant column as ISO-8601 text, spelled as the page queries spell it (microseconds, UTC). */
 const iso = (column: string): string => instantColumnText(column)
 
-const budgetColumns = `SELECT b.id, b.company_id, b.name, b.description, b.access, b.currency, b.mode, b.manager_id,
-  b.co_manager_id, b.status, b.created_on, b.ends_on, b.recurrence_unit, b.recurrence_every, b.base_amount_cents,
-  b.recurrence_starts_on, b.period_starts_on, b.period_ends_on, b.period_amount_cents, b.balance_cents, c.time_zone`
+/** A budget's columns in the model's order (the reply's), and its company's time zone. */
+const budgetColumns = `SELECT ${budgetFields.map((f) => `b.${f}`).join(', ')}, c.time_zone`
 const budgetFrom = ` FROM budgets b JOIN companies c ON c.id = b.company_id`
 const budgetSelect = budgetColumns + budgetFrom
 
