@@ -17,13 +17,15 @@ import {
 } from '../../src/decisions'
 import {
   endpoints,
+  respondAmount,
   respondAuthorizeTransaction,
   respondBankRecipient,
   respondBudget,
   respondBudgetUpdate,
   respondIndex,
   respondRoleAssignment,
-  respondTopUp
+  respondTopUp,
+  respondWithdraw
 } from '../../src/index'
 import { baseBudget, monthly, session } from '../fixtures'
 
@@ -590,5 +592,93 @@ describe('never an exception, whatever an embedder hands over (found by the fuzz
 
   it('decideCase: a case whose getter throws is refused', () => {
     expect(decideCase(throwing('endpoint'))).toStrictEqual(E.left('the case could not be read: endpoint gone'))
+  })
+})
+
+describe('what each mutation changed, and that a refusal changed nothing (found by mutation testing)', () => {
+  const admin = session('admin')
+  const recordOf = (endpoint: Parameters<typeof decisionRecord>[0], context: unknown, reply: FacadeReply) =>
+    right(decisionRecord(endpoint, context, reply, meta('POST', '/v1/x')))
+
+  it('a withdrawal and an amount set: the balance and the period amount before and after', () => {
+    const context = {
+      request: { headers, body: '{"amount_cents":700}' },
+      session: admin,
+      budget: monthly(),
+      today: '2026-11-22',
+      request_id: 'req-w'
+    }
+    expect(recordOf('budget.withdraw', context, respondWithdraw(context)).changes).toStrictEqual([
+      { field: 'balance_cents', before: 5000, after: 4300 }
+    ])
+    // The amount of a tracking budget's period in progress.
+    const set = {
+      ...context,
+      budget: monthly({ mode: 'tracking', balance_cents: null }),
+      request: { headers, body: '{"amount_cents":80000}' },
+      request_id: 'req-a'
+    }
+    const record = recordOf('budget.amount', set, respondAmount(set))
+    expect([record.status, record.changes.map((c) => c.field)]).toStrictEqual([200, ['period_amount_cents']])
+  })
+
+  it('a refused authorization, enrolment and role assignment change nothing, though their bodies are objects', () => {
+    const transaction = { id: 'tx-7', company_id: 'c-1', amount: 900, status: 'pending', created_at: '2026-11-20T09:00:00Z' }
+    const authorize = { request: { headers }, session: session('member'), transaction, request_id: 'req-r1' }
+    const authorized = respondAuthorizeTransaction(authorize)
+    const enrol = {
+      request: { headers, body: '{"bank_recipient":{"rut":"1","account_number":"","bank_id":"bank-9","name":""}}' },
+      session: admin,
+      bank_ids: ['bank-1'],
+      enrolled: [],
+      request_id: 'req-r2'
+    }
+    const enrolled = respondBankRecipient(enrol)
+    const assign = {
+      request: { headers, body: '{"role":"admin"}' },
+      session: session('member'),
+      user_id: 'u-member',
+      request_id: 'req-r3',
+      company_member_ids: ['u-member']
+    }
+    const assigned = respondRoleAssignment(assign)
+    // A member may neither authorize nor assign roles (401, a body all the same); the enrolment is invalid.
+    expect([authorized.status, enrolled.status, assigned.status]).toStrictEqual([401, 422, 401])
+    expect([
+      recordOf('transaction.authorize', authorize, authorized).changes,
+      recordOf('recipient.enroll', enrol, enrolled).changes,
+      recordOf('role.assign', assign, assigned).changes
+    ]).toStrictEqual([[], [], []])
+  })
+
+  it('a session whose user id is not text names no actor', () => {
+    const context = {
+      request: { headers },
+      session: { user: { id: 7, email_verified: true }, memberships: {} },
+      budget: null,
+      today: '2026-11-22',
+      request_id: 'req-s'
+    }
+    expect(recordOf('budget.get', context, respondBudget(context as never)).actor_id).toBe(null)
+  })
+
+  it('the codec takes the statuses 100 to 599, and no other', () => {
+    const context = { request: { headers }, session: admin, budget: monthly(), today: '2026-11-22', request_id: 'req-c' }
+    const record = recordOf('budget.get', context, respondBudget(context))
+    expect([99, 100, 599, 600].map((status) => E.isRight(DecisionRecord.decode({ ...record, status })))).toStrictEqual([
+      false,
+      true,
+      true,
+      false
+    ])
+  })
+
+  it('replay tells a record whose rules are one fewer, or one more, than the decision names now', () => {
+    const context = { request: { headers }, session: admin, budget: monthly(), today: '2026-11-22', request_id: 'req-p' }
+    const record = recordOf('budget.get', context, respondBudget(context))
+    expect(record.rules.length).toBeGreaterThan(1)
+    const fewer = replay({ ...record, rules: record.rules.slice(0, -1) })
+    const more = replay({ ...record, rules: [...record.rules, 'auth.bearer'] })
+    expect([fewer.replayable && fewer.same, more.replayable && more.same]).toStrictEqual([false, false])
   })
 })
