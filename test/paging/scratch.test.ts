@@ -62,9 +62,56 @@ describe('the scratch a selection works in', () => {
     giveBack(s, 0)
     expect(borrow(5, 5, 5)).toBe(s)
     giveBack(s, 0)
-    const large = borrow(1 << 20, 0, 0)
+    const large = borrow(1 << 20, 10, 10)
     giveBack(large, 0)
     expect(borrow(10, 10, 10)).not.toBe(large)
+  })
+
+  // Taking what is kept and not giving it back leaves nothing kept: the next scratch is new, of the size asked.
+  const fresh = (values: number, numbers: number, ints: number) => {
+    borrow(0, 0, 0)
+    return borrow(values, numbers, ints)
+  }
+
+  it('has room for as many as asked when it is new', () => {
+    const s = fresh(300, 200, 100)
+    expect([s.values.length, s.numbers.length, s.ints.length]).toEqual([300, 200, 100])
+  })
+
+  it('fits a call asking for as much as it holds, down to a sixteenth of it or 4,096', () => {
+    for (const [size, want, lent] of [
+      [100, 100, true],
+      [65_536, 1, true],
+      [65_537, 1, false],
+      [16_000, 1_000, true],
+      [16 * 5_000, 5_000, true],
+      [16 * 5_000 + 1, 5_000, false]
+    ] as const) {
+      const s = fresh(size, size, size)
+      giveBack(s, 0)
+      expect([size, want, borrow(want, want, want) === s]).toEqual([size, want, lent])
+    }
+  })
+
+  it('keeps the larger of two given back, by all it holds', () => {
+    for (const [first, second, keeps] of [
+      [[50, 0, 0], [10, 10, 100], 'second'],
+      [[50, 0, 0], [10, 100, 10], 'second'],
+      [[10, 10, 100], [50, 0, 0], 'first'],
+      [[10, 100, 10], [50, 0, 0], 'first'],
+      [[20, 20, 20], [20, 20, 20], 'second']
+    ] as const) {
+      const a = fresh(first[0], first[1], first[2])
+      const b = borrow(second[0], second[1], second[2])
+      giveBack(a, 0)
+      giveBack(b, 0)
+      const kept = keeps === 'first' ? a : b
+      expect([first, second, borrow(kept.values.length, kept.numbers.length, kept.ints.length) === kept]).toEqual([
+        first,
+        second,
+        true
+      ])
+    }
   })
 
   it('gives the same pages whatever was selected before it', () => {
