@@ -8,6 +8,7 @@ import fc from 'fast-check'
 import { type ConformanceEndpoint, type Scenario, scenario } from '../arbitraries/scenario'
 import { compareReplies, type ReceivedReply } from './compare'
 import { type ExpectedReply, expectedReply } from './expected'
+import { disagreementOf, runParameters } from './run'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -165,25 +166,19 @@ export const checkConformance = async (options: ConformanceOptions): Promise<Con
       throw new Disagreement(expected, actual)
     }
   })
-  const details = await fc.check(property, {
-    numRuns,
-    ...(seed === undefined ? {} : { seed }),
-    ...(path === undefined ? {} : { path })
-  })
+  const details = await fc.check(property, runParameters(numRuns, seed, path))
   const noReply = transport as { scenario: Scenario; previous: Scenario | null; error: string } | null
   if (!details.failed)
     return noReply === null
       ? { ok: true, runs: details.numRuns }
       : { ok: false, kind: 'transport', runs: sent, seed: details.seed, ...noReply }
-  const [found] = details.counterexample ?? []
-  const error: unknown = details.errorInstance
-  if (found === undefined || !(error instanceof Disagreement)) throw error instanceof Error ? error : new Error(String(error))
+  const { found, error, runs, seed: failedSeed, path: failedPath } = disagreementOf(details, Disagreement)
   return {
     ok: false,
     kind: 'disagreement',
-    runs: details.numRuns,
-    seed: details.seed,
-    path: details.counterexamplePath ?? '',
+    runs,
+    seed: failedSeed,
+    path: failedPath,
     scenario: found,
     expected: error.expected,
     actual: error.actual

@@ -247,7 +247,7 @@ const START_BUDGET = {
 } as Budget
 
 /** The state every instance is given: the budget, an admin of c-1 sending everything. */
-const START: ScenarioState = {
+export const START: ScenarioState = {
   today: '2026-11-22',
   session: { user: { id: 'u-admin', email_verified: true }, memberships: { 'c-1': { role: 'admin', permissions: [] } } },
   budget: START_BUDGET,

@@ -22,6 +22,7 @@ import { endpoints } from '../paging/endpoint'
 import { compareReplies, type Difference, type ReceivedReply } from './compare'
 import { NoReply, putState, sendRequest } from './http'
 import { decideRequest, type ModelReply, routeOf, type ServerState } from './model'
+import { disagreementOf, runParameters } from './run'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -445,25 +446,19 @@ export const checkSequences = async (options: SequenceOptions): Promise<Sequence
       }
     }
   )
-  const details = await fc.check(property, {
-    numRuns,
-    ...(seed === undefined ? {} : { seed }),
-    ...(path === undefined ? {} : { path })
-  })
+  const details = await fc.check(property, runParameters(numRuns, seed, path))
   const found = transport as { state: ScenarioState; steps: ReadonlyArray<StepOutcome>; error: string } | null
   if (!details.failed) {
     if (found === null) return { ok: true, runs: details.numRuns, requests }
     return { ok: false, kind: 'transport', runs: sequences, seed: details.seed, url, ...found }
   }
-  const [state] = details.counterexample ?? []
-  const error: unknown = details.errorInstance
-  if (state === undefined || !(error instanceof Disagreement)) throw error instanceof Error ? error : new Error(String(error))
+  const { found: state, error, runs, seed: failedSeed, path: failedPath } = disagreementOf(details, Disagreement)
   return {
     ok: false,
     kind: 'disagreement',
-    runs: details.numRuns,
-    seed: details.seed,
-    path: details.counterexamplePath ?? '',
+    runs,
+    seed: failedSeed,
+    path: failedPath,
     url,
     state,
     steps: error.steps,

@@ -30,6 +30,10 @@ const rowValues = (row: number): string => {
 
 const INSERT = `INSERT INTO decisions (id, ${written.map(column).join(', ')}) VALUES `
 
+/** The INSERT of `n` records, each text written once (a request's record would write it again). */
+const inserts: Array<string> = []
+const insertOf = (n: number): string => (inserts[n] ??= INSERT + Array.from({ length: n }, (_, row) => rowValues(row)).join(', '))
+
 /**
  * The columns of a record as read back: `at` as ISO-8601 text in UTC with microseconds (how
  * the records are written, see {@link recordInstant}), the others as they are.
@@ -57,7 +61,7 @@ export const MAX_RECORDS_A_STATEMENT = 100
 export const insertDecisions = async (q: Queryable, records: ReadonlyArray<DecisionRecord>): Promise<void> => {
   if (records.length === 0) return
   await q.query(
-    INSERT + records.map((_, row) => rowValues(row)).join(', '),
+    insertOf(records.length),
     records.flatMap((record) => [
       text(record.request_id),
       ...written.map((f) => (JSON_FIELDS.has(f) ? JSON.stringify(record[f]) : text(record[f])))

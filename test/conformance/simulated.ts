@@ -9,9 +9,8 @@
  * plants one defect: a withdrawal's reply shows the balance before the operation that took effect
  * just before it, as a lost update does.
  */
-import type { ScenarioState } from '../../src/arbitraries/scenario'
 import type { Budget } from '../../src/budget/stored'
-import { type History, type HistoryOperation, requestOf } from '../../src/conformance/histories'
+import { type History, type HistoryOperation, requestOf, START } from '../../src/conformance/histories'
 import { decideRequest, type ServerState } from '../../src/conformance/model'
 
 /** A small seeded generator (mulberry32), so that a history is the same for a seed. */
@@ -24,35 +23,6 @@ const generator = (seed: number) => {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296
   }
-}
-
-export const START: ScenarioState = {
-  today: '2026-11-22',
-  session: { user: { id: 'u-admin', email_verified: true }, memberships: { 'c-1': { role: 'admin', permissions: [] } } },
-  budget: {
-    id: 'b-1',
-    company_id: 'c-1',
-    name: 'Simulated',
-    description: null,
-    access: 'everyone',
-    currency: 'CLP',
-    mode: 'funded',
-    manager_id: null,
-    co_manager_id: null,
-    status: 'open',
-    created_on: '2026-01-01',
-    ends_on: null,
-    recurrence_unit: null,
-    recurrence_every: null,
-    base_amount_cents: null,
-    recurrence_starts_on: null,
-    period_starts_on: '2026-01-01',
-    period_ends_on: null,
-    period_amount_cents: 50_000,
-    balance_cents: 50_000
-  } as Budget,
-  company_member_ids: ['u-admin'],
-  records: []
 }
 
 export interface Simulation {
