@@ -4,6 +4,7 @@
 // (2011-12-30), where an oracle reading local time would be wrong.
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { relative } from 'node:path'
 
 export const ZONES = ['UTC', 'America/Santiago', 'Pacific/Kiritimati', 'Pacific/Apia']
 
@@ -38,6 +39,10 @@ for (const tz of ZONES) {
       ? `TZ=${tz}: no report`
       : `TZ=${tz}: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests + report.numTodoTests} skipped`
   )
+  // The failed tests by name, so that a log cut to its tail still says which one failed.
+  for (const file of report?.testResults ?? [])
+    for (const test of file.assertionResults)
+      if (test.status === 'failed') lines.push(`  failed: ${relative('.', file.name)} > ${test.fullName}`)
 }
 console.log(`\n${lines.join('\n')}`)
 process.exit(ok ? 0 : 1)
