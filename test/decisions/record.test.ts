@@ -15,6 +15,7 @@ import {
   replayedRecord,
   decideCase
 } from '../../src/decisions'
+import { caseOf, indexOf } from '../../src/decisions/case'
 import {
   endpoints,
   respondAmount,
@@ -680,5 +681,152 @@ describe('what each mutation changed, and that a refusal changed nothing (found 
     const fewer = replay({ ...record, rules: record.rules.slice(0, -1) })
     const more = replay({ ...record, rules: [...record.rules, 'auth.bearer'] })
     expect([fewer.replayable && fewer.same, more.replayable && more.same]).toStrictEqual([false, false])
+  })
+})
+
+describe('the case of a call, as src/decisions/case.ts makes it (found by mutation testing)', () => {
+  const transaction = {
+    id: 'tx-7',
+    company_id: 'c-1',
+    amount: 900,
+    status: 'pending',
+    created_at: '2026-11-20T09:00:00Z',
+    updated_at: '2026-11-20T09:00:00Z'
+  }
+  const base = { request: { headers: {} }, session: null, budget: null, today: '2026-11-22', request_id: 'r' }
+
+  it('indexOf: the index each index decision pages, and null for a facade of one resource', () => {
+    expect(
+      (
+        [
+          'budget.get',
+          'budget.update',
+          'budget.top_up',
+          'budget.withdraw',
+          'budget.amount',
+          'transaction.authorize',
+          'recipient.enroll',
+          'role.assign'
+        ] as const
+      ).map((e) => indexOf(e))
+    ).toStrictEqual([null, null, null, null, null, null, null, null])
+    expect([
+      indexOf('index.budgets') === endpoints.budgets,
+      indexOf('index.bank_transactions') === endpoints.bankTransactions,
+      indexOf('index.companies') === endpoints.companies,
+      indexOf('index.decisions') === endpoints.decisions
+    ]).toStrictEqual([true, true, true, true])
+  })
+
+  it('a context that is no object, or a request that is null, is refused as such', () => {
+    expect(caseOf('budget.get', 'GET /', 'kid')).toStrictEqual(E.left('the context is "GET /", not an object'))
+    expect(caseOf('budget.get', 7, 'kid')).toStrictEqual(E.left('the context is 7, not an object'))
+    expect(caseOf('budget.get', { ...base, request: null }, 'kid')).toStrictEqual(E.left('the request is null, not an object'))
+  })
+
+  it('headers absent, null or no object: nothing kept, masked or erased', () => {
+    const expected = E.right({
+      case: {
+        endpoint: 'budget.get',
+        request: { headers: {} },
+        session: null,
+        budget: null,
+        today: '2026-11-22',
+        request_id: 'r'
+      },
+      masked: [],
+      erased: []
+    })
+    for (const request of [{}, { headers: undefined }, { headers: null }, { headers: 'Accept: */*' }, { headers: 7 }])
+      expect(caseOf('budget.get', { ...base, request }, 'kid')).toStrictEqual(expected)
+  })
+
+  it('of the names a Map lists, those that are no text are not headers, and not erased', () => {
+    const headers = new Map<unknown, string>([
+      ['company-id', 'c-1'],
+      [1, 'one'],
+      ['X-Trace', 't-1']
+    ])
+    expect(caseOf('budget.get', { ...base, request: { headers } }, 'kid')).toStrictEqual(
+      E.right({
+        case: {
+          endpoint: 'budget.get',
+          request: { headers: { 'company-id': 'c-1' } },
+          session: null,
+          budget: null,
+          today: '2026-11-22',
+          request_id: 'r'
+        },
+        masked: [],
+        erased: ['case.request.headers.x-trace']
+      })
+    )
+  })
+
+  it('a stored object keeps its fields only: anything else it holds is left out', () => {
+    const context = {
+      request: { headers: {} },
+      session: null,
+      transaction: { ...transaction, card_number: '4111111111111111' },
+      request_id: 'r'
+    }
+    expect(caseOf('transaction.authorize', context, null)).toStrictEqual(
+      E.right({
+        case: {
+          endpoint: 'transaction.authorize',
+          request: { headers: {} },
+          session: null,
+          transaction: {
+            id: 'tx-7',
+            company_id: 'c-1',
+            amount: 900,
+            status: 'pending',
+            created_at: '2026-11-20T09:00:00Z',
+            updated_at: '2026-11-20T09:00:00Z'
+          },
+          request_id: 'r'
+        },
+        masked: [],
+        erased: []
+      })
+    )
+  })
+
+  it('lists nested deeper than any case are refused, as objects are', () => {
+    let body: unknown = 'x'
+    for (let i = 0; i < 40; i++) body = [body]
+    expect(caseOf('budget.update', { ...base, request: { headers: {}, body } }, null)).toStrictEqual(
+      E.left(`case.request.body${'[0]'.repeat(32)} is nested deeper than 32`)
+    )
+  })
+
+  it('what is not JSON in a body, a query or the request id is named by its path in the case', () => {
+    expect(caseOf('budget.top_up', { ...base, request: { headers: {}, body: { amount_cents: 10n } } }, null)).toStrictEqual(
+      E.left('case.request.body.amount_cents is 10n, not JSON')
+    )
+    expect(
+      caseOf('index.companies', { request: { headers: {}, query: 1n }, session: null, request_id: 'r' }, null)
+    ).toStrictEqual(E.left('case.request.query is 1n, not JSON'))
+    expect(caseOf('budget.get', { ...base, request_id: 2n }, null)).toStrictEqual(E.left('case.request_id is 2n, not JSON'))
+  })
+
+  it('a case is plain JSON as JSON.parse makes it: each field may be changed and deleted', () => {
+    const context = {
+      request: { headers: {} },
+      session: { user: null, memberships: {} },
+      transaction,
+      request_id: 'r'
+    }
+    const made = caseOf('transaction.authorize', context, null)
+    if (E.isLeft(made)) throw new Error(made.left)
+    const c = made.right.case as { session: Record<string, unknown>; transaction: Record<string, unknown> }
+    c.session.user = 'u-1'
+    delete c.session.memberships
+    c.transaction.status = 'authorized'
+    delete c.transaction.updated_at
+    expect([c.session, c.transaction]).toStrictEqual([
+      { user: 'u-1' },
+      { id: 'tx-7', company_id: 'c-1', amount: 900, status: 'authorized', created_at: '2026-11-20T09:00:00Z' }
+    ])
   })
 })
