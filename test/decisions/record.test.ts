@@ -776,14 +776,8 @@ describe('the case of a call, as src/decisions/case.ts makes it (found by mutati
           endpoint: 'transaction.authorize',
           request: { headers: {} },
           session: null,
-          transaction: {
-            id: 'tx-7',
-            company_id: 'c-1',
-            amount: 900,
-            status: 'pending',
-            created_at: '2026-11-20T09:00:00Z',
-            updated_at: '2026-11-20T09:00:00Z'
-          },
+          // The stored fields, without card_number.
+          transaction,
           request_id: 'r'
         },
         masked: [],
