@@ -16,7 +16,7 @@ import {
   respondRoleAssignment,
   respondTopUp
 } from '../../src/index'
-import { monthly } from '../fixtures'
+import { monthly, session } from '../fixtures'
 import { runs } from '../runs'
 
 /** Mostly a key and the company of the sessions' members, so that both answers come often. */
@@ -81,6 +81,14 @@ describe('planScope', () => {
     )
     expect(seen.replies).toBeGreaterThan(runs(500) / 4)
     expect(seen.members).toBeGreaterThan(runs(500) / 10)
+  })
+
+  it('lets a member through with the company company-id names, trimmed', () => {
+    const request = { headers: { Authorization: 'Bearer k', 'company-id': ' c-1 ' } }
+    expect(planScope({ request, session: session('member'), request_id: 'req-1' })).toStrictEqual({
+      _tag: 'Member',
+      company_id: 'c-1'
+    })
   })
 
   it('a context that is not one is a 500, never an exception', () => {
