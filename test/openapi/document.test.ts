@@ -13,7 +13,7 @@ import { BudgetFields, Cents, Every } from '../../src/budget/model'
 import { CalendarDate } from '../../src/calendar/codec'
 import { defineEndpoint, endpoints } from '../../src/paging/endpoint'
 import { buildDocument, type Operation, openApiDocument, operations } from '../../src/openapi'
-import { orNull, refinedTypes, schemaOfCodec } from '../../src/openapi/schema'
+import { orNull, refinedTypes, schemaOfCodec, schemaOfField } from '../../src/openapi/schema'
 import { runs } from '../runs'
 
 const doc = openApiDocument()
@@ -335,6 +335,18 @@ describe('schemaOfCodec', () => {
   it('orNull widens a type, or wraps what names none', () => {
     expect(orNull({ type: 'string' })).toEqual({ type: ['string', 'null'] })
     expect(orNull({ $ref: '#/x' })).toEqual({ anyOf: [{ $ref: '#/x' }, { type: 'null' }] })
+  })
+})
+
+describe('schemaOfField', () => {
+  it('is the empty schema, any JSON value, for a json field, nullable or not (null is one already)', () => {
+    expect(schemaOfField({ type: 'json' })).toStrictEqual({})
+    expect(schemaOfField({ type: 'json', nullable: true })).toStrictEqual({})
+  })
+
+  it('widens the type of any other nullable field with null', () => {
+    expect(schemaOfField({ type: 'string', nullable: true })).toStrictEqual({ type: ['string', 'null'] })
+    expect(schemaOfField({ type: 'integer', nullable: false })).toStrictEqual({ type: 'integer' })
   })
 })
 

@@ -56,6 +56,12 @@ describe('planList (R-101)', () => {
     )
   })
 
+  it('refuses an operator the field does not take before reading its value, as the service does', () => {
+    expect(planList('bank_transactions', { filter: { 'status[$gt]': 'settled' } })).toStrictEqual(
+      refusal(400, '$gt applies to integer and instant fields, not status')
+    )
+  })
+
   it('spreads an object out only when every key of it is an operator', () => {
     expect(planList('bank_transactions', { filter: { amount: { $gte: 1000, min: 1 } } })).toEqual(
       refusal(400, 'amount is an object, not an integer')
@@ -76,6 +82,15 @@ describe('planList (R-101)', () => {
 })
 
 describe('planOne, planMany (R-101)', () => {
+  it('is a GET by id on a resource with that path', () => {
+    expect(planOne('budgets', 'b-travel')).toStrictEqual({
+      _tag: 'Send',
+      method: 'GET',
+      path: '/v1/budgets/b-travel',
+      company: true
+    })
+  })
+
   it('refuses an id with a NUL or that is a number but not a whole one', () => {
     expect(planOne('budgets', 'a\u0000b')).toEqual(refusal(400, 'id is "a\\u0000b", not an id'))
     expect(planOne('budgets', 1.5)).toEqual(refusal(400, 'id is 1.5, not an id'))
@@ -100,6 +115,35 @@ describe('planUpdate, planAction (R-101)', () => {
   it('refuses an update whose id is not one or whose data is not an object', () => {
     expect(planUpdate('budgets', { id: '', data: {} })).toEqual(refusal(400, 'id is "", not an id'))
     expect(planUpdate('budgets', { id: 'b-1', data: 7 })).toEqual(refusal(400, 'data is 7, not an object'))
+  })
+
+  it('sends the fields that changed, under the wrapper of the endpoint', () => {
+    expect(
+      planUpdate('budgets', {
+        id: 'b-travel',
+        data: { id: 'b-travel', name: 'Trips', access: 'everyone' },
+        previousData: { id: 'b-travel', name: 'Travel', access: 'everyone' }
+      })
+    ).toStrictEqual({
+      _tag: 'Send',
+      method: 'PATCH',
+      path: '/v1/budgets/b-travel',
+      body: '{"budget":{"name":"Trips"}}',
+      company: true
+    })
+  })
+
+  it('is a 405 for an update on a resource the provider does not know, or one without an update', () => {
+    expect(planUpdate('widgets', { id: 'w-1', data: {} })).toStrictEqual(
+      refusal(405, 'update is not available on widgets: the service has no endpoint for it')
+    )
+    expect(planUpdate('bank_transactions', { id: 'tx-1', data: {} })).toStrictEqual(
+      refusal(405, 'update is not available on bank_transactions: the service has no endpoint for it')
+    )
+  })
+
+  it('refuses a create whose data is not an object', () => {
+    expect(planCreate('bank_recipients', { data: 7 })).toStrictEqual(refusal(400, 'data is 7, not an object'))
   })
 
   it('refuses an amount that is not a finite number', () => {
