@@ -120,6 +120,27 @@ const UNORDERED: ReadonlyArray<Operator> = /*#__PURE__*/ operators.filter((op) =
  */
 export const operatorsOf = (type: FieldType): ReadonlyArray<Operator> =>
   type.type === 'integer' || type.type === 'instant' ? operators : type.type === 'json' ? [] : UNORDERED
+
+/**
+ * Why `op` cannot filter `field`, of type `type`, or null when it can: the words of the
+ * service's 400, which the react-admin provider gives too before it sends anything.
+ *
+ * @example
+ * operatorProblem('status', { type: 'enum', values: ['authorized', 'pending'] }, '$gt')
+ * //=> '$gt applies to integer and instant fields, not status'
+ * operatorProblem('rules', { type: 'json' }, '$eq') //=> 'rules cannot be filtered'
+ * operatorProblem('amount', { type: 'integer' }, '$gt') //=> null
+ *
+ * @category rules
+ * @since 0.4.0
+ */
+export const operatorProblem = (field: string, type: FieldType, op: Operator): string | null =>
+  type.type === 'json'
+    ? `${field} cannot be filtered`
+    : operatorsOf(type).includes(op)
+      ? null
+      : `${op} applies to integer and instant fields, not ${field}`
+
 const FILTER_KEY = /^([A-Za-z][A-Za-z0-9_]*)(?:\[(\$[a-z]+)\])?$/
 
 // -------------------------------------------------------------------------------------
@@ -251,8 +272,8 @@ export const decodeFilter = (endpoint: Endpoint, key: string, text: string): E.E
   if (field === undefined || type === undefined) return bad(`${key} is not a field of ${endpoint.path}`)
   const op = (m?.[2] ?? '$eq') as Operator
   if (!operators.includes(op)) return bad(`${op} is not an operator`)
-  if (type.type === 'json') return bad(`${field} cannot be filtered`)
-  if (!operatorsOf(type).includes(op)) return bad(`${op} applies to integer and instant fields, not ${field}`)
+  const refused = operatorProblem(field, type, op)
+  if (refused !== null) return bad(refused)
   if (op === '$in' || op === '$nin')
     return E.map((values: ReadonlyArray<FieldValue>) => ({ field, type, op, values }))(listValues(type, key, text))
   const value = textValue(type, text)

@@ -24,7 +24,7 @@ import { buildQuery, type FilterSpec } from '../client/query'
 import type { Problem } from '../decision/problem'
 import type { Operator } from '../paging/filter'
 import { type Endpoint, fieldOf, type FieldType } from '../paging/endpoint'
-import { describeFieldType, fieldValue, MAX_LIST_VALUES, operators, operatorsOf } from '../paging/filter'
+import { describeFieldType, fieldValue, MAX_LIST_VALUES, operatorProblem, operators } from '../paging/filter'
 import { decodePageRequest } from '../paging/request'
 import { statusAndBody } from '../reply/reply'
 import { wellFormed } from '../http/query-string'
@@ -204,7 +204,8 @@ const filterOf = (endpoint: Endpoint, key: string, value: unknown): FilterSpec |
   if (type === undefined) return `${key} is not a field of ${endpoint.path}`
   const op = bracketed === null ? (Array.isArray(value) ? '$in' : '$eq') : (bracketed[2] as string)
   if (!(operators as ReadonlyArray<string>).includes(op)) return `${op} is not an operator`
-  if (!operatorsOf(type).includes(op as Operator)) return `${op} applies to integer and instant fields, not ${field}`
+  const refused = operatorProblem(field, type, op as Operator)
+  if (refused !== null) return refused
   const problem = op === '$in' || op === '$nin' ? listProblem(key, type, value) : scalarProblem(key, type, value)
   return problem ?? { field, op: op as Operator, value: value as FilterSpec['value'] }
 }

@@ -62,6 +62,18 @@ describe('planList (R-101)', () => {
     )
   })
 
+  it('refuses any filter on a json field in the service’s words, a value or a list (found by mutation testing)', () => {
+    expect([
+      planList('decisions', { filter: { rules: 'x' } }),
+      planList('decisions', { filter: { case: ['a', 'b'] } }),
+      planList('decisions', { filter: { 'reply[$ne]': 1 } })
+    ]).toStrictEqual([
+      refusal(400, 'rules cannot be filtered'),
+      refusal(400, 'case cannot be filtered'),
+      refusal(400, 'reply cannot be filtered')
+    ])
+  })
+
   it('spreads an object out only when every key of it is an operator', () => {
     expect(planList('bank_transactions', { filter: { amount: { $gte: 1000, min: 1 } } })).toEqual(
       refusal(400, 'amount is an object, not an integer')
