@@ -499,6 +499,27 @@ describe('what an embedder may hand decisionRecord, however odd', () => {
     ).toEqual([{ field: 'status', before: null, after: 'authorized' }])
   })
 
+  it('only the 200 of an index is a page of ids: another status, or another endpoint, keeps its body as given', () => {
+    const indexContext = { request: { headers: {} }, session: null, endpoint: endpoints.companies, request_id: 'r' }
+    const budgetContext = { request: { headers: {} }, session: null, budget: null, today: '2026-11-22', request_id: 'r' }
+    const list = () => [{ id: 'c-1' }, { id: 'c-2' }]
+    const replyOf = (endpoint: Parameters<typeof decisionRecord>[0], context: unknown, status: number, body: unknown) =>
+      right(decisionRecord(endpoint, context, odd(status, body), at)).reply
+    expect([
+      replyOf('index.companies', indexContext, 200, list()),
+      replyOf('index.companies', indexContext, 500, list()),
+      replyOf('index.companies', indexContext, 206, { data: list() }),
+      replyOf('budget.get', budgetContext, 200, list()),
+      replyOf('budget.get', budgetContext, 200, { data: list() })
+    ]).toStrictEqual([
+      { status: 200, headers: {}, body: ['c-1', 'c-2'] },
+      { status: 500, headers: {}, body: [{ id: 'c-1' }, { id: 'c-2' }] },
+      { status: 206, headers: {}, body: { data: [{ id: 'c-1' }, { id: 'c-2' }] } },
+      { status: 200, headers: {}, body: [{ id: 'c-1' }, { id: 'c-2' }] },
+      { status: 200, headers: {}, body: { data: [{ id: 'c-1' }, { id: 'c-2' }] } }
+    ])
+  })
+
   it('keys whose value is undefined are left out of the case, as JSON leaves them', () => {
     const context = {
       request: { headers: {}, body: undefined },
@@ -650,6 +671,45 @@ describe('what each mutation changed, and that a refusal changed nothing (found 
       recordOf('recipient.enroll', enrol, enrolled).changes,
       recordOf('role.assign', assign, assigned).changes
     ]).toStrictEqual([[], [], []])
+  })
+
+  it('a refused withdrawal changes nothing, even when the reply an embedder hands over carries a budget', () => {
+    const context = {
+      request: { headers, body: '{"amount_cents":9000}' },
+      session: admin,
+      budget: monthly(),
+      today: '2026-11-22',
+      request_id: 'req-o'
+    }
+    const refused = respondWithdraw(context)
+    const carrying = { ...refused, budget: monthly({ balance_cents: 0 }) }
+    const record = recordOf('budget.withdraw', context, carrying)
+    expect([record.status, record.rules, record.reply, record.changes]).toStrictEqual([
+      422,
+      [
+        'auth.bearer',
+        'auth.email_verified',
+        'auth.company_header',
+        'auth.membership',
+        'budget.scope',
+        'budget.stored',
+        'budget.advance',
+        'money.permission',
+        'money.body',
+        'money.status',
+        'money.validation'
+      ],
+      {
+        status: 422,
+        headers: { 'X-Request-Id': 'req-o', 'Content-Type': 'application/json; charset=utf-8' },
+        body: { errors: { amount_cents: ['must not exceed the balance of 5000 cents'] } }
+      },
+      []
+    ])
+    // Nor does a status other than 200, whatever the budget beside it.
+    const topUp = { ...context, request: { headers, body: '{"amount_cents":700}' }, request_id: 'req-t' }
+    const created = { status: 201, headers: {}, body: null, reasons: [], budget: monthly({ balance_cents: 5700 }) }
+    expect(recordOf('budget.top_up', topUp, created).changes).toStrictEqual([])
   })
 
   it('a session whose user id is not text names no actor', () => {

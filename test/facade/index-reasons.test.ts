@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { endpoints } from '../api'
+import { session } from '../fixtures'
 import { index, transactions } from '../paging/fixtures'
 
 // Contract section 8: the last steps of an index request, each a rule that names what it did.
@@ -16,5 +17,56 @@ describe('the reasons of the last steps of respondIndex', () => {
         { rule: 'page.headers', detail: 'Content-Range 1-2/3' }
       ]
     ])
+  })
+})
+
+// R-121: GET /v1/decisions is read only by admin or budgets_manage callers; the others are refused
+// as a guard refuses (401). The rule names who may read, or who may not.
+describe('the reasons of an index read only with full rights', () => {
+  const authenticated = (user: string, role: string) => [
+    { rule: 'auth.bearer', detail: `key of user ${user}` },
+    { rule: 'auth.email_verified', detail: 'email verified' },
+    { rule: 'auth.company_header', detail: 'company c-1' },
+    { rule: 'auth.membership', detail: `role ${role}` }
+  ]
+  const page = [
+    { rule: 'page.query', detail: '0 parameters' },
+    { rule: 'page.window', detail: '[0, 25) by at asc' },
+    { rule: 'page.filter', detail: 'no filters' },
+    { rule: 'page.size', detail: '25 records at most' },
+    { rule: 'page.records', detail: '0 records, 0 match' },
+    { rule: 'page.slice', detail: '0 records from 0' },
+    { rule: 'page.headers', detail: 'Content-Range */0' }
+  ]
+  const pageHeaders = {
+    'X-Total-Count': '0',
+    'Content-Range': '*/0',
+    'Access-Control-Expose-Headers': 'Content-Range, X-Total-Count',
+    'X-Request-Id': 'req-1',
+    'Content-Type': 'application/json; charset=utf-8'
+  }
+
+  it('an admin, and a member with budgets_manage, may read: the permission names the role', () => {
+    expect(index('', [], endpoints.decisions, { session: session('admin') })).toStrictEqual({
+      status: 200,
+      headers: pageHeaders,
+      body: [],
+      reasons: [...authenticated('u-admin', 'admin'), { rule: 'page.permission', detail: 'admin may read' }, ...page]
+    })
+    expect(index('', [], endpoints.decisions, { session: session('budgets_manage') })).toStrictEqual({
+      status: 200,
+      headers: pageHeaders,
+      body: [],
+      reasons: [...authenticated('u-bm', 'member'), { rule: 'page.permission', detail: 'member may read' }, ...page]
+    })
+  })
+
+  it('a member without full rights is refused with 401, the permission naming the user', () => {
+    expect(index('', [], endpoints.decisions, { session: session('member') })).toStrictEqual({
+      status: 401,
+      headers: { 'X-Request-Id': 'req-1', 'Content-Type': 'application/json; charset=utf-8' },
+      body: { message: 'Unauthorized (401)' },
+      reasons: [...authenticated('u-member', 'member'), { rule: 'page.permission', detail: 'user u-member has no full rights' }]
+    })
   })
 })

@@ -110,9 +110,12 @@ describe('fieldValue: a record value or query value of a field type', () => {
     ['an empty id is none', { type: 'id' }, '', null],
     ['a number is no id', { type: 'id' }, 7, null],
     ['a string', { type: 'string' }, '', ''],
-    ['null is no string', { type: 'string' }, null, null]
+    ['null is no string', { type: 'string' }, null, null],
+    // A json field holds no value a filter compares: null, not undefined, whatever it holds.
+    ['an object in a json field is none', { type: 'json' }, { a: 1 }, null],
+    ['a string in a json field is none', { type: 'json' }, 'x', null]
   ])('%s', (_, type, u, expected) => {
-    expect(fieldValue(type, u)).toEqual(expected)
+    expect(fieldValue(type, u)).toStrictEqual(expected)
   })
 })
 
