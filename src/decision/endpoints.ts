@@ -46,7 +46,8 @@ export const decisionEndpoints = [
 export type DecisionEndpoint = (typeof decisionEndpoints)[number]
 
 /**
- * Whether `u` names a decision endpoint.
+ * Whether `u` names a decision endpoint: false of anything but one of these strings, since
+ * `includes` compares without coercion.
  *
  * @example
  * isDecisionEndpoint('budget.top_up') //=> true
@@ -55,5 +56,4 @@ export type DecisionEndpoint = (typeof decisionEndpoints)[number]
  * @category refinements
  * @since 0.4.0
  */
-export const isDecisionEndpoint = (u: unknown): u is DecisionEndpoint =>
-  typeof u === 'string' && (decisionEndpoints as ReadonlyArray<string>).includes(u)
+export const isDecisionEndpoint = (u: unknown): u is DecisionEndpoint => (decisionEndpoints as ReadonlyArray<unknown>).includes(u)
