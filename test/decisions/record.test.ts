@@ -621,15 +621,17 @@ describe('what each mutation changed, and that a refusal changed nothing (found 
   const admin = session('admin')
   const recordOf = (endpoint: Parameters<typeof decisionRecord>[0], context: unknown, reply: FacadeReply) =>
     right(decisionRecord(endpoint, context, reply, meta('POST', '/v1/x')))
+  /** An admin's request on the monthly budget, today, with `body` if any. */
+  const onBudget = (request_id: string, body?: string) => ({
+    request: body === undefined ? { headers } : { headers, body },
+    session: admin,
+    budget: monthly(),
+    today: '2026-11-22',
+    request_id
+  })
 
   it('a withdrawal and an amount set: the balance and the period amount before and after', () => {
-    const context = {
-      request: { headers, body: '{"amount_cents":700}' },
-      session: admin,
-      budget: monthly(),
-      today: '2026-11-22',
-      request_id: 'req-w'
-    }
+    const context = onBudget('req-w', '{"amount_cents":700}')
     expect(recordOf('budget.withdraw', context, respondWithdraw(context)).changes).toStrictEqual([
       { field: 'balance_cents', before: 5000, after: 4300 }
     ])
@@ -674,13 +676,7 @@ describe('what each mutation changed, and that a refusal changed nothing (found 
   })
 
   it('a refused withdrawal changes nothing, even when the reply an embedder hands over carries a budget', () => {
-    const context = {
-      request: { headers, body: '{"amount_cents":9000}' },
-      session: admin,
-      budget: monthly(),
-      today: '2026-11-22',
-      request_id: 'req-o'
-    }
+    const context = onBudget('req-o', '{"amount_cents":9000}')
     const refused = respondWithdraw(context)
     const carrying = { ...refused, budget: monthly({ balance_cents: 0 }) }
     const record = recordOf('budget.withdraw', context, carrying)
@@ -724,7 +720,7 @@ describe('what each mutation changed, and that a refusal changed nothing (found 
   })
 
   it('the codec takes the statuses 100 to 599, and no other', () => {
-    const context = { request: { headers }, session: admin, budget: monthly(), today: '2026-11-22', request_id: 'req-c' }
+    const context = onBudget('req-c')
     const record = recordOf('budget.get', context, respondBudget(context))
     expect([99, 100, 599, 600].map((status) => E.isRight(DecisionRecord.decode({ ...record, status })))).toStrictEqual([
       false,
@@ -735,7 +731,7 @@ describe('what each mutation changed, and that a refusal changed nothing (found 
   })
 
   it('replay tells a record whose rules are one fewer, or one more, than the decision names now', () => {
-    const context = { request: { headers }, session: admin, budget: monthly(), today: '2026-11-22', request_id: 'req-p' }
+    const context = onBudget('req-p')
     const record = recordOf('budget.get', context, respondBudget(context))
     expect(record.rules.length).toBeGreaterThan(1)
     const fewer = replay({ ...record, rules: record.rules.slice(0, -1) })
