@@ -103,6 +103,18 @@ export const patch = (
 
 export const JSON_HEADERS = { 'X-Request-Id': 'req-1', 'Content-Type': 'application/json; charset=utf-8' }
 
+/** The reasons of a member's request for an index page, up to the page size check. */
+export const memberPageReasons = (parameters: number, window: string, filters = 'no filters', size = 25) => [
+  { rule: 'auth.bearer', detail: 'key of user u-member' },
+  { rule: 'auth.email_verified', detail: 'email verified' },
+  { rule: 'auth.company_header', detail: 'company c-1' },
+  { rule: 'auth.membership', detail: 'role member' },
+  { rule: 'page.query', detail: `${parameters} parameters` },
+  { rule: 'page.window', detail: window },
+  { rule: 'page.filter', detail: filters },
+  { rule: 'page.size', detail: `${size} records at most` }
+]
+
 /** The budget a reply gives to persist: the 200's `budget`, else `undefined`. */
 export const budgetOf = (r: BudgetReply): Budget | undefined => (r.status === 200 ? r.budget : undefined)
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { type BudgetIndexContext, respondBudgetIndex } from '../api'
-import { baseBudget, headers, JSON_HEADERS, monthly, session } from '../fixtures'
+import { baseBudget, headers, JSON_HEADERS, memberPageReasons as decided, monthly, session } from '../fixtures'
 
 const context = (query: string, budgets: ReadonlyArray<object>, extra: Partial<BudgetIndexContext> = {}): BudgetIndexContext => ({
   request: { headers: headers(), query },
@@ -15,18 +15,6 @@ const context = (query: string, budgets: ReadonlyArray<object>, extra: Partial<B
   request_id: 'req-1',
   ...extra
 })
-
-/** The reasons of a member's request for budgets, up to the page size check. */
-const decided = (parameters: number, window: string, filters: string) => [
-  { rule: 'auth.bearer', detail: 'key of user u-member' },
-  { rule: 'auth.email_verified', detail: 'email verified' },
-  { rule: 'auth.company_header', detail: 'company c-1' },
-  { rule: 'auth.membership', detail: 'role member' },
-  { rule: 'page.query', detail: `${parameters} parameters` },
-  { rule: 'page.window', detail: window },
-  { rule: 'page.filter', detail: filters },
-  { rule: 'page.size', detail: '25 records at most' }
-]
 
 const INTERNAL_ERROR = {
   status: 500,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { endpoints, type IndexPageContext, type IndexQueryContext, planIndex, respondIndex, respondIndexPage } from '../api'
-import { headers, session } from '../fixtures'
+import { headers, memberPageReasons as decided, session } from '../fixtures'
 import { transactions } from '../paging/fixtures'
 
 const hundred = transactions(100)
@@ -17,18 +17,6 @@ const context = (query: string, extra: Partial<IndexQueryContext> = {}): IndexQu
 
 const page = (query: string, rows: ReadonlyArray<unknown>, total: number, extra: Partial<IndexPageContext> = {}) =>
   respondIndexPage({ ...context(query), page: rows, total, ...extra })
-
-/** The reasons of a member's request for bank transactions, up to the page size check. */
-const decided = (parameters: number, window: string, filters = 'no filters', size = 25) => [
-  { rule: 'auth.bearer', detail: 'key of user u-member' },
-  { rule: 'auth.email_verified', detail: 'email verified' },
-  { rule: 'auth.company_header', detail: 'company c-1' },
-  { rule: 'auth.membership', detail: 'role member' },
-  { rule: 'page.query', detail: `${parameters} parameters` },
-  { rule: 'page.window', detail: window },
-  { rule: 'page.filter', detail: filters },
-  { rule: 'page.size', detail: `${size} records at most` }
-]
 
 const SERVER_INPUT = (detail: string) => ({
   status: 500,
