@@ -13,6 +13,12 @@
  *   characters), writes it and returns the row; the server locks, decides with
  *   `respondBudgetUpdate` (every rule of contract section 5) and writes the budget back.
  *
+ * The floor: the plain handlers once more, each also doing the two writes the contract asks of
+ * every request and the plain handlers skip, as a user would add them, each its own statement:
+ * the request counted against the rate limit in the database (R-110, R-112: an upsert of the
+ * key's row in `rate_limits`) and its decision recorded before the reply (R-121: an INSERT into
+ * `decisions`, a mutation's in its transaction). What no server keeping those rules can skip.
+ *
  * The reference server runs twice: as `budget-rules serve` runs it, each decision recorded in the
  * database and each request's JSON line logged (to /dev/null here: a file, as pino writes one),
  * and with neither (`DECISION_LOG=off`, `LOG_LEVEL=silent`): what recording and logging cost
@@ -23,7 +29,7 @@
  *
  * Run: `npm run bench:server` (about two minutes: seeding takes most of it).
  */
-import { createHash } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { serve as listenOn } from '@hono/node-server'
@@ -33,6 +39,7 @@ import { type Context, Hono } from 'hono'
 import { openDatabase } from '../src/store/database'
 import { migrate } from '../src/store/migrations'
 import { seedWhenEmpty } from '../src/store/seed'
+import type { Queryable } from '../src/store/driver'
 import { findSession } from '../src/store/store'
 import { listen } from '../src/server/main'
 
@@ -61,59 +68,124 @@ console.log(`seeded ${ROWS} transactions in ${((performance.now() - started) / 1
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex')
 const bearer = (header: string | undefined): string | null => /^Bearer (.+)$/i.exec(header ?? '')?.[1] ?? null
 
-// The plain handlers: a reading of the same endpoints without the library.
+/** Counts a request against the key's row of the rate limit, as a user would write it (the floor's). */
+const countRequest = async (keySha256: string): Promise<void> => {
+  await db.query(
+    `INSERT INTO rate_limits AS r (key, window_start, count) VALUES ('key:' || $1, now(), 1)
+     ON CONFLICT (key) DO UPDATE SET count = r.count + 1`,
+    [keySha256]
+  )
+}
+/** Records a decision with the columns R-120 asks for, as a user would write it (the floor's). */
+const recordDecision = async (
+  on: Queryable,
+  c: Context,
+  actor: string,
+  company: string,
+  record: { endpoint: string; case: unknown; status: number; resource_id: string | null; reply: unknown; changes: unknown }
+): Promise<void> => {
+  await on.query(
+    `INSERT INTO decisions (id, at, company_id, actor_id, key_id, endpoint, method, path, resource_id, status, rules, "case", reply, changes, masked, erased, library_version)
+     VALUES ($1, now(), $2, $3, null, $4, $5, $6, $7, $8, '[]', $9::json, $10::json, $11::json, '[]', '[]', 'plain')`,
+    [
+      randomUUID(),
+      company,
+      actor,
+      record.endpoint,
+      c.req.method,
+      c.req.path,
+      record.resource_id,
+      record.status,
+      JSON.stringify(record.case),
+      JSON.stringify(record.reply),
+      JSON.stringify(record.changes)
+    ]
+  )
+}
+
+// The plain handlers: a reading of the same endpoints without the library; with `floor`, the
+// same also counting the request and recording its decision.
 const plain = new Hono()
 /** A page and its count, as a user would write it: `count(*)`, or the count the store keeps. */
-const pageHandler = (count: 'count(*)' | 'kept') => async (c: Context) => {
-  const key = bearer(c.req.header('authorization'))
-  const company = c.req.header('company-id')
-  const session = key === null ? null : await findSession(db, sha256(key))
-  if (session?.user == null || company === undefined || session.memberships[company] === undefined) return c.body(null, 401)
-  const start = Number(c.req.query('_start') ?? '0')
-  const end = Number(c.req.query('_end') ?? '25')
-  const order = c.req.query('_order') === 'desc' ? 'DESC' : 'ASC'
-  const rows = await db.query(
-    `SELECT id, amount::float8 AS amount, status,
+const pageHandler =
+  (count: 'count(*)' | 'kept', floor = false) =>
+  async (c: Context) => {
+    const key = bearer(c.req.header('authorization'))
+    const company = c.req.header('company-id')
+    const keySha256 = key === null ? null : sha256(key)
+    if (floor && keySha256 !== null) await countRequest(keySha256)
+    const session = keySha256 === null ? null : await findSession(db, keySha256)
+    if (session?.user == null || company === undefined || session.memberships[company] === undefined) return c.body(null, 401)
+    const start = Number(c.req.query('_start') ?? '0')
+    const end = Number(c.req.query('_end') ?? '25')
+    const order = c.req.query('_order') === 'desc' ? 'DESC' : 'ASC'
+    const rows = await db.query(
+      `SELECT id, amount::float8 AS amount, status,
             to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at,
             to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS updated_at
      FROM bank_transactions WHERE company_id = $1
      -- Qualified: bare, created_at would name the text column of the select list and sort by it.
      ORDER BY bank_transactions.created_at ${order}, bank_transactions.id ${order} LIMIT $2 OFFSET $3`,
-    [company, end - start, start]
-  )
-  const [counted] = await db.query<{ total: number }>(
-    count === 'kept'
-      ? 'SELECT total::float8 AS total FROM bank_transaction_counts WHERE company_id = $1'
-      : 'SELECT count(*)::float8 AS total FROM bank_transactions WHERE company_id = $1',
-    [company]
-  )
-  const total = counted?.total ?? 0
-  c.header('Content-Range', rows.length === 0 ? `*/${total}` : `${start}-${start + rows.length - 1}/${total}`)
-  c.header('X-Total-Count', String(total))
-  return c.json(rows)
-}
-plain.get('/v1/banking/bank_transactions', pageHandler('count(*)'))
-plain.get('/kept/v1/banking/bank_transactions', pageHandler('kept'))
-plain.patch('/v1/budgets/:id', async (c) => {
+      [company, end - start, start]
+    )
+    const [counted] = await db.query<{ total: number }>(
+      count === 'kept'
+        ? 'SELECT total::float8 AS total FROM bank_transaction_counts WHERE company_id = $1'
+        : 'SELECT count(*)::float8 AS total FROM bank_transactions WHERE company_id = $1',
+      [company]
+    )
+    const total = counted?.total ?? 0
+    const range = rows.length === 0 ? `*/${total}` : `${start}-${start + rows.length - 1}/${total}`
+    if (floor)
+      await recordDecision(db, c, session.user.id, company, {
+        endpoint: 'index.bank_transactions',
+        case: { query: c.req.query() },
+        status: 200,
+        resource_id: null,
+        reply: { status: 200, headers: { 'Content-Range': range, 'X-Total-Count': String(total) }, body: rows.map((r) => r.id) },
+        changes: []
+      })
+    c.header('Content-Range', range)
+    c.header('X-Total-Count', String(total))
+    return c.json(rows)
+  }
+const patchHandler = (floor: boolean) => async (c: Context) => {
   const key = bearer(c.req.header('authorization'))
   const company = c.req.header('company-id')
-  const session = key === null ? null : await findSession(db, sha256(key))
+  const keySha256 = key === null ? null : sha256(key)
+  if (floor && keySha256 !== null) await countRequest(keySha256)
+  const session = keySha256 === null ? null : await findSession(db, keySha256)
   if (session?.user == null || company === undefined || session.memberships[company] === undefined) return c.body(null, 401)
+  const actor = session.user.id
   const body = await c.req.json<{ budget?: { name?: unknown } }>()
   const name = body.budget?.name
   if (typeof name !== 'string' || name.trim() === '' || name.length > 255)
     return c.json({ errors: { name: ['is invalid'] } }, 422)
   const row = await db.transaction(async (tx) => {
-    const [locked] = await tx.query('SELECT id FROM budgets WHERE id = $1 AND company_id = $2 FOR UPDATE', [
-      c.req.param('id'),
-      company
-    ])
+    const [locked] = await tx.query<{ id: string; name: string }>(
+      'SELECT id, name FROM budgets WHERE id = $1 AND company_id = $2 FOR UPDATE',
+      [c.req.param('id'), company]
+    )
     if (locked === undefined) return null
     const [updated] = await tx.query('UPDATE budgets SET name = $1 WHERE id = $2 RETURNING id, name', [name, c.req.param('id')])
+    if (floor)
+      await recordDecision(tx, c, actor, company, {
+        endpoint: 'budget.update',
+        case: { body },
+        status: 200,
+        resource_id: locked.id,
+        reply: { status: 200, headers: {}, body: updated },
+        changes: locked.name === name ? [] : [{ field: 'name', before: locked.name, after: name }]
+      })
     return updated ?? null
   })
   return row === null ? c.json({ error: 'not_found' }, 404) : c.json(row)
-})
+}
+plain.get('/v1/banking/bank_transactions', pageHandler('count(*)'))
+plain.get('/kept/v1/banking/bank_transactions', pageHandler('kept'))
+plain.get('/floor/v1/banking/bank_transactions', pageHandler('kept', true))
+plain.patch('/v1/budgets/:id', patchHandler(false))
+plain.patch('/floor/v1/budgets/:id', patchHandler(true))
 const plainServer = await new Promise<{ url: string; close: () => void }>((resolve) => {
   const server = listenOn({ fetch: plain.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
     resolve({ url: `http://127.0.0.1:${info.port}`, close: () => server.close() })
@@ -139,7 +211,12 @@ const pageOf = async (url: string) => {
   return { status: r.status, range: r.headers.get('content-range'), total: r.headers.get('x-total-count'), body: await r.text() }
 }
 const ours = await pageOf(reference.url)
-for (const theirs of [await pageOf(plainServer.url), await pageOf(`${plainServer.url}/kept`), await pageOf(unrecorded.url)])
+for (const theirs of [
+  await pageOf(plainServer.url),
+  await pageOf(`${plainServer.url}/kept`),
+  await pageOf(`${plainServer.url}/floor`),
+  await pageOf(unrecorded.url)
+])
   if (JSON.stringify(ours) !== JSON.stringify(theirs) || ours.status !== 200 || ours.range !== `0-24/${ROWS}`)
     throw new Error(`the pages differ:\n${JSON.stringify(ours).slice(0, 400)}\n${JSON.stringify(theirs).slice(0, 400)}`)
 const PATCH = {
@@ -147,7 +224,7 @@ const PATCH = {
   headers: { ...ADMIN, 'content-type': 'application/json' },
   body: '{"budget":{"name":"Travel 2027"}}'
 }
-for (const url of [reference.url, unrecorded.url, plainServer.url]) {
+for (const url of [reference.url, unrecorded.url, plainServer.url, `${plainServer.url}/floor`]) {
   const r = await fetch(`${url}/v1/budgets/b-travel`, PATCH)
   const name = ((await r.json()) as { name?: string }).name
   if (r.status !== 200 || name !== 'Travel 2027') throw new Error(`${url}: PATCH replied ${r.status} with name ${String(name)}`)
@@ -179,17 +256,19 @@ const load = async (url: string, options: Partial<autocannon.Options>): Promise<
 const libraryPage = await load(reference.url + PAGE, { headers: ADMIN })
 const unrecordedPage = await load(unrecorded.url + PAGE, { headers: ADMIN })
 const plainKeptPage = await load(`${plainServer.url}/kept${PAGE}`, { headers: ADMIN })
+const floorPage = await load(`${plainServer.url}/floor${PAGE}`, { headers: ADMIN })
 const libraryPatch = await load(`${reference.url}/v1/budgets/b-travel`, PATCH)
 const unrecordedPatch = await load(`${unrecorded.url}/v1/budgets/b-travel`, PATCH)
 const plainPatch = await load(`${plainServer.url}/v1/budgets/b-travel`, PATCH)
+const floorPatch = await load(`${plainServer.url}/floor/v1/budgets/b-travel`, PATCH)
 const plainPage = await load(plainServer.url + PAGE, { headers: ADMIN })
 const results = {
   machine: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`,
   database: `PGlite (in memory), ${ROWS} bank transactions`,
   connections: CONNECTIONS,
   seconds: SECONDS,
-  page: { plain: plainPage, plainKept: plainKeptPage, unrecorded: unrecordedPage, library: libraryPage },
-  patch: { plain: plainPatch, unrecorded: unrecordedPatch, library: libraryPatch }
+  page: { plain: plainPage, plainKept: plainKeptPage, floor: floorPage, unrecorded: unrecordedPage, library: libraryPage },
+  patch: { plain: plainPatch, floor: floorPatch, unrecorded: unrecordedPatch, library: libraryPatch }
 }
 for (const [name, figure] of Object.entries({ ...results.page, ...results.patch }))
   if (figure.errors > 0 || figure.non_2xx > 0)
@@ -201,22 +280,29 @@ await db.close()
 
 writeFileSync('bench/server-results.json', `${JSON.stringify(results, null, 2)}\n`)
 const ratio = (a: Figure, b: Figure) => (a.requests_per_second / b.requests_per_second).toFixed(2)
-const row = (what: string, plainFigure: Figure, unrecordedFigure: Figure, library: Figure) =>
-  `| ${what} | ${plainFigure.requests_per_second} | ${unrecordedFigure.requests_per_second} | ${library.requests_per_second} | ${ratio(library, plainFigure)} | ${ratio(library, unrecordedFigure)} | ${plainFigure.latency_p50_ms} / ${library.latency_p50_ms} | ${plainFigure.latency_p99_ms} / ${library.latency_p99_ms} |`
+const row = (what: string, plainFigure: Figure, floor: Figure, unrecordedFigure: Figure, library: Figure) =>
+  `| ${what} | ${plainFigure.requests_per_second} | ${floor.requests_per_second} | ${unrecordedFigure.requests_per_second} | ${library.requests_per_second} | ${ratio(library, plainFigure)} | ${ratio(floor, plainFigure)} | ${ratio(library, floor)} | ${ratio(library, unrecordedFigure)} | ${plainFigure.latency_p50_ms} / ${library.latency_p50_ms} | ${plainFigure.latency_p99_ms} / ${library.latency_p99_ms} |`
 const table = [
   '<!-- server: written by bench/server.bench.ts -->',
-  `Requests per second over loopback (autocannon, ${CONNECTIONS} connections, ${SECONDS} s each), ${results.database}; ${results.machine}. Command: \`npm run bench:server\`. The reference server records every decision and logs a JSON line per request; "without records and log" is the same server with \`DECISION_LOG=off\` and \`LOG_LEVEL=silent\`.`,
+  `Requests per second over loopback (autocannon, ${CONNECTIONS} connections, ${SECONDS} s each), ${results.database}; ${results.machine}. Command: \`npm run bench:server\`. The reference server records every decision and logs a JSON line per request; "without records and log" is the same server with \`DECISION_LOG=off\` and \`LOG_LEVEL=silent\`. "Plain, counted and recorded (the floor)" is the plain handler also counting the request against the rate limit and recording its decision in the database, each its own statement, as the contract asks of every request (R-112, R-121).`,
   '',
-  '| request | plain Hono handler | server without records and log | reference server | server ÷ plain | server ÷ without records and log | p50 ms (plain / server) | p99 ms (plain / server) |',
-  '| --- | --- | --- | --- | --- | --- | --- | --- |',
-  row('GET a page of 25, newest first (plain: `count(*)`)', results.page.plain, results.page.unrecorded, results.page.library),
+  '| request | plain Hono handler | plain, counted and recorded (the floor) | server without records and log | reference server | server ÷ plain | floor ÷ plain | server ÷ floor | server ÷ without records and log | p50 ms (plain / server) | p99 ms (plain / server) |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   row(
-    'GET a page of 25, newest first (plain: the kept count)',
-    results.page.plainKept,
+    'GET a page of 25, newest first (plain: `count(*)`)',
+    results.page.plain,
+    results.page.floor,
     results.page.unrecorded,
     results.page.library
   ),
-  row('PATCH a budget name', results.patch.plain, results.patch.unrecorded, results.patch.library),
+  row(
+    'GET a page of 25, newest first (plain: the kept count)',
+    results.page.plainKept,
+    results.page.floor,
+    results.page.unrecorded,
+    results.page.library
+  ),
+  row('PATCH a budget name', results.patch.plain, results.patch.floor, results.patch.unrecorded, results.patch.library),
   '<!-- /server -->'
 ].join('\n')
 const doc = readFileSync('docs/performance.md', 'utf8')
