@@ -73,13 +73,27 @@ export const getterOf = (headers: object): ((name: string) => unknown) | undefin
 export const isHeaderValue = (v: unknown): v is HeaderValue =>
   v === undefined || typeof v === 'string' || (Array.isArray(v) && v.every((x) => typeof x === 'string'))
 
-/** The strings of one header value (a string or a list); anything else holds none. */
-const stringsOf = (v: unknown): ReadonlyArray<string> =>
-  typeof v === 'string'
-    ? [v]
-    : Array.isArray(v)
-      ? (v as ReadonlyArray<unknown>).filter((x): x is string => typeof x === 'string')
-      : []
+/**
+ * What the values found so far agree on, once normalised: `undefined` while none is found, the
+ * value, or `null` once two differ (for good).
+ */
+type Agreement = string | null | undefined
+
+/** `found` once `value` (normalised) is found too: a clash stays one. */
+const offer = (found: Agreement, value: string): Agreement => (found === undefined || found === value ? value : null)
+
+/**
+ * `found` once the strings of one header value (a string or a list; anything else holds none)
+ * are found too. A list is read whole before any of it counts: one that throws part way holds none.
+ */
+const agreeing = (found: Agreement, v: unknown, normalise: (value: string) => string): Agreement => {
+  if (typeof v === 'string') return offer(found, normalise(v))
+  if (!Array.isArray(v)) return found
+  let agreed: Agreement = found
+  for (const x of (v as ReadonlyArray<unknown>).filter((y): y is string => typeof y === 'string'))
+    agreed = offer(agreed, normalise(x))
+  return agreed
+}
 
 /**
  * `key.toLowerCase() === wanted`, written out for speed: an ASCII key is compared letter by
@@ -96,16 +110,7 @@ const isSpelling = (key: string, wanted: string): boolean => {
   return key.length === wanted.length
 }
 
-/** The one value all of `values` agree on, once normalised; `undefined` when none or they differ. */
-const agreed = (values: ReadonlyArray<string>, normalise: (value: string) => string): string | undefined => {
-  let found: string | undefined
-  for (const v of values) {
-    const value = normalise(v)
-    if (found !== undefined && found !== value) return undefined
-    found = value
-  }
-  return found
-}
+const asIs = (value: string): string => value
 
 /**
  * The value of header `name`, whatever the case of its spelling; `undefined` when it is
@@ -121,18 +126,20 @@ const agreed = (values: ReadonlyArray<string>, normalise: (value: string) => str
  * @category utils
  * @since 0.1.0
  */
-export const headerOf = (headers: unknown, name: string, normalise: (value: string) => string = (v) => v): string | undefined => {
+export const headerOf = (headers: unknown, name: string, normalise: (value: string) => string = asIs): string | undefined => {
   const wanted = name.toLowerCase()
-  const values: Array<string> = []
+  // The values are agreed on as they are found, with no list of them: every request reads its
+  // headers (test/http/headers-agreement.test.ts holds it to a reading that lists them first).
+  let found: Agreement
   try {
     if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) return undefined
     const get = getterOf(headers)
-    if (get !== undefined) for (const value of stringsOf(get.call(headers, wanted))) values.push(value)
+    if (get !== undefined) found = agreeing(undefined, get.call(headers, wanted), normalise)
     else
       for (const key of Object.keys(headers)) {
         if (!isSpelling(key, wanted)) continue
         try {
-          for (const value of stringsOf((headers as Record<string, unknown>)[key])) values.push(value)
+          found = agreeing(found, (headers as Record<string, unknown>)[key], normalise)
         } catch {
           // A value getter that throws: this spelling is absent.
         }
@@ -141,5 +148,5 @@ export const headerOf = (headers: unknown, name: string, normalise: (value: stri
     // A `get` that throws, or a proxy that will not say what it is or list its keys: absent.
     return undefined
   }
-  return agreed(values, normalise)
+  return found ?? undefined
 }
