@@ -257,10 +257,20 @@ const libraryPage = await load(reference.url + PAGE, { headers: ADMIN })
 const unrecordedPage = await load(unrecorded.url + PAGE, { headers: ADMIN })
 const plainKeptPage = await load(`${plainServer.url}/kept${PAGE}`, { headers: ADMIN })
 const floorPage = await load(`${plainServer.url}/floor${PAGE}`, { headers: ADMIN })
-const libraryPatch = await load(`${reference.url}/v1/budgets/b-travel`, PATCH)
-const unrecordedPatch = await load(`${unrecorded.url}/v1/budgets/b-travel`, PATCH)
-const plainPatch = await load(`${plainServer.url}/v1/budgets/b-travel`, PATCH)
-const floorPatch = await load(`${plainServer.url}/floor/v1/budgets/b-travel`, PATCH)
+// Each PATCH renames the budget anew, as a user renaming it would: every one changes the row.
+let renamed = 0
+const RENAMES: Partial<autocannon.Options> = {
+  ...PATCH,
+  requests: [
+    {
+      setupRequest: (request) => ({ ...request, body: JSON.stringify({ budget: { name: `Travel ${++renamed}` } }) })
+    }
+  ]
+}
+const libraryPatch = await load(`${reference.url}/v1/budgets/b-travel`, RENAMES)
+const unrecordedPatch = await load(`${unrecorded.url}/v1/budgets/b-travel`, RENAMES)
+const plainPatch = await load(`${plainServer.url}/v1/budgets/b-travel`, RENAMES)
+const floorPatch = await load(`${plainServer.url}/floor/v1/budgets/b-travel`, RENAMES)
 const plainPage = await load(plainServer.url + PAGE, { headers: ADMIN })
 const results = {
   machine: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`,
