@@ -68,6 +68,8 @@ describe('headerOf: the values of a name agree', () => {
     expect(headerOf({ 'company-id': 'c-1', 'Company-Id': 'c-2', 'COMPANY-ID': 'c-1' }, 'company-id')).toBeUndefined()
     expect(headerOf({ 'company-id': ' c-1', 'Company-Id': 'c-1 ' }, 'company-id', trim)).toBe('c-1')
     expect(headerOf({ 'company-id': [], 'Company-Id': 5 }, 'company-id')).toBeUndefined()
+    // Only a list holds values: an object with a filter of its own is none, whatever it filters to.
+    expect(headerOf({ 'company-id': 'c-1', 'Company-Id': { filter: () => ['c-9'] } }, 'company-id')).toBe('c-1')
     expect(headerOf({ get: () => ['c-1', ' c-1'] }, 'company-id', trim)).toBe('c-1')
     expect(headerOf({ get: () => ['c-1', 'c-2'] }, 'company-id')).toBeUndefined()
   })
