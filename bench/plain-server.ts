@@ -56,16 +56,25 @@ export const plainApp = (db: Database): Hono => {
     )
   }
 
+  /** The caller's company and user id, or null when the key is no member's of company-id; on the floor, counted first. */
+  const admitted = async (c: Context, floor: boolean): Promise<{ company: string; actor: string } | null> => {
+    const key = bearer(c.req.header('authorization'))
+    const company = c.req.header('company-id')
+    const keySha256 = key === null ? null : sha256(key)
+    if (floor && keySha256 !== null) await countRequest(keySha256)
+    const session = keySha256 === null ? null : await findSession(db, keySha256)
+    return session?.user == null || company === undefined || session.memberships[company] === undefined
+      ? null
+      : { company, actor: session.user.id }
+  }
+
   /** A page and its count, as a user would write it: `count(*)`, or the count the store keeps. */
   const pageHandler =
     (count: 'count(*)' | 'kept', floor = false) =>
     async (c: Context) => {
-      const key = bearer(c.req.header('authorization'))
-      const company = c.req.header('company-id')
-      const keySha256 = key === null ? null : sha256(key)
-      if (floor && keySha256 !== null) await countRequest(keySha256)
-      const session = keySha256 === null ? null : await findSession(db, keySha256)
-      if (session?.user == null || company === undefined || session.memberships[company] === undefined) return c.body(null, 401)
+      const caller = await admitted(c, floor)
+      if (caller === null) return c.body(null, 401)
+      const { company, actor } = caller
       const start = Number(c.req.query('_start') ?? '0')
       const end = Number(c.req.query('_end') ?? '25')
       const order = c.req.query('_order') === 'desc' ? 'DESC' : 'ASC'
@@ -87,7 +96,7 @@ export const plainApp = (db: Database): Hono => {
       const total = counted?.total ?? 0
       const range = rows.length === 0 ? `*/${total}` : `${start}-${start + rows.length - 1}/${total}`
       if (floor)
-        await recordDecision(db, c, session.user.id, company, {
+        await recordDecision(db, c, actor, company, {
           endpoint: 'index.bank_transactions',
           case: { query: c.req.query() },
           status: 200,
@@ -104,13 +113,9 @@ export const plainApp = (db: Database): Hono => {
       return c.json(rows)
     }
   const patchHandler = (floor: boolean) => async (c: Context) => {
-    const key = bearer(c.req.header('authorization'))
-    const company = c.req.header('company-id')
-    const keySha256 = key === null ? null : sha256(key)
-    if (floor && keySha256 !== null) await countRequest(keySha256)
-    const session = keySha256 === null ? null : await findSession(db, keySha256)
-    if (session?.user == null || company === undefined || session.memberships[company] === undefined) return c.body(null, 401)
-    const actor = session.user.id
+    const caller = await admitted(c, floor)
+    if (caller === null) return c.body(null, 401)
+    const { company, actor } = caller
     const body = await c.req.json<{ budget?: { name?: unknown } }>()
     const name = body.budget?.name
     if (typeof name !== 'string' || name.trim() === '' || name.length > 255)
