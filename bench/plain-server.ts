@@ -11,14 +11,14 @@
  * - `PATCH /v1/budgets/:id`: the row locked, the name checked and written, the row returned;
  * - `PATCH /floor/v1/budgets/:id`: the same, counted and recorded.
  */
-import { createHash, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import { type Context, Hono } from 'hono'
 import type { Database, Queryable } from '../src/store/driver'
+import { keyHash } from '../src/store/keys'
 import { findSession } from '../src/store/store'
 
 /** The plain handlers on `db`. */
 export const plainApp = (db: Database): Hono => {
-  const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex')
   const bearer = (header: string | undefined): string | null => /^Bearer (.+)$/i.exec(header ?? '')?.[1] ?? null
 
   /** Counts a request against the key's row of the rate limit, as a user would write it (the floor's). */
@@ -60,7 +60,7 @@ export const plainApp = (db: Database): Hono => {
   const admitted = async (c: Context, floor: boolean): Promise<{ company: string; actor: string } | null> => {
     const key = bearer(c.req.header('authorization'))
     const company = c.req.header('company-id')
-    const keySha256 = key === null ? null : sha256(key)
+    const keySha256 = key === null ? null : keyHash(key)
     if (floor && keySha256 !== null) await countRequest(keySha256)
     const session = keySha256 === null ? null : await findSession(db, keySha256)
     return session?.user == null || company === undefined || session.memberships[company] === undefined
