@@ -103,6 +103,19 @@ export const patch = (
 
 export const JSON_HEADERS = { 'X-Request-Id': 'req-1', 'Content-Type': 'application/json; charset=utf-8' }
 
+/** The decisions a record can name (contract section 16), written out as the contract lists them: first those of one resource, then the indexes. */
+export const RESOURCE_DECISIONS = [
+  'budget.get',
+  'budget.update',
+  'budget.top_up',
+  'budget.withdraw',
+  'budget.amount',
+  'transaction.authorize',
+  'recipient.enroll',
+  'role.assign'
+] as const
+export const INDEX_DECISIONS = ['index.budgets', 'index.bank_transactions', 'index.companies', 'index.decisions'] as const
+
 /** The reasons of a member's request for an index page, up to the page size check. */
 export const memberPageReasons = (parameters: number, window: string, filters = 'no filters', size = 25) => [
   { rule: 'auth.bearer', detail: 'key of user u-member' },

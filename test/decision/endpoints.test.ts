@@ -4,23 +4,11 @@
  */
 import { describe, expect, it } from 'vitest'
 import { isDecisionEndpoint } from '../../src/decisions'
+import { INDEX_DECISIONS, RESOURCE_DECISIONS } from '../fixtures'
 
 describe('isDecisionEndpoint', () => {
   it('is true of the twelve names, and false of other text, near misses and anything but a string', () => {
-    const names = [
-      'budget.get',
-      'budget.update',
-      'budget.top_up',
-      'budget.withdraw',
-      'budget.amount',
-      'transaction.authorize',
-      'recipient.enroll',
-      'role.assign',
-      'index.budgets',
-      'index.bank_transactions',
-      'index.companies',
-      'index.decisions'
-    ]
+    const names = [...RESOURCE_DECISIONS, ...INDEX_DECISIONS]
     expect(names.map(isDecisionEndpoint)).toStrictEqual(Array<boolean>(12).fill(true))
     const others: ReadonlyArray<unknown> = [
       'budget.close',

@@ -28,7 +28,7 @@ import {
   respondTopUp,
   respondWithdraw
 } from '../../src/index'
-import { baseBudget, monthly, session } from '../fixtures'
+import { baseBudget, monthly, RESOURCE_DECISIONS, session } from '../fixtures'
 
 const AT = '2026-11-22T15:04:05.123Z'
 const KEY = 'sk_live_4f9a1c2d3e'
@@ -752,20 +752,7 @@ describe('the case of a call, as src/decisions/case.ts makes it (found by mutati
   const base = { request: { headers: {} }, session: null, budget: null, today: '2026-11-22', request_id: 'r' }
 
   it('indexOf: the index each index decision pages, and null for a facade of one resource', () => {
-    expect(
-      (
-        [
-          'budget.get',
-          'budget.update',
-          'budget.top_up',
-          'budget.withdraw',
-          'budget.amount',
-          'transaction.authorize',
-          'recipient.enroll',
-          'role.assign'
-        ] as const
-      ).map((e) => indexOf(e))
-    ).toStrictEqual([null, null, null, null, null, null, null, null])
+    expect(RESOURCE_DECISIONS.map((e) => indexOf(e))).toStrictEqual([null, null, null, null, null, null, null, null])
     expect([
       indexOf('index.budgets') === endpoints.budgets,
       indexOf('index.bank_transactions') === endpoints.bankTransactions,
