@@ -11,12 +11,15 @@
  *
  * @since 0.4.0
  */
-import { createReadStream } from 'node:fs'
+import { createReadStream, existsSync } from 'node:fs'
+import { request } from 'node:http'
+import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { either as E } from 'fp-ts'
 import { parseErrorResponse } from '../client/error'
 import { DecisionRecord } from '../decisions'
 import { describeValue } from '../json/describe'
+import type { Database } from '../store/database'
 import type { DecisionFilter } from '../store/decisions'
 import { CliError, fileProblem } from './input'
 
@@ -37,40 +40,128 @@ const BATCH = 1000
 // the database
 // -------------------------------------------------------------------------------------
 
-/** The records of the reference server's database: PostgreSQL at `databaseUrl`, else PGlite under `dataDir`. */
+/** A filter's records a batch at a time, each batch one `list` after the last record of the one before. */
+const inBatches = async function* (
+  list: (filter: DecisionFilter) => Promise<ReadonlyArray<DecisionRecord>>,
+  filter: DecisionFilter
+): AsyncGenerator<ReadonlyArray<DecisionRecord>> {
+  let left = filter.limit ?? Number.POSITIVE_INFINITY
+  let after = filter.after
+  while (left > 0) {
+    const batch = await list({ ...filter, ...(after === undefined ? {} : { after }), limit: Math.min(BATCH, left) })
+    if (batch.length > 0) yield batch
+    const last = batch.at(-1)
+    if (batch.length < Math.min(BATCH, left) || last === undefined) return
+    left -= batch.length
+    after = { at: last.at, id: last.request_id }
+  }
+}
+
+/** How long a read waits for a directory's owner to let it in: a server starting, another command reading. */
+const OWNER_WAIT_MS = 10_000
+
+/**
+ * The records of the reference server's database: PostgreSQL at `databaseUrl`, else PGlite under
+ * `dataDir`, read through the server that owns the directory when one runs (R-113), else opened
+ * by this process (the directory owned for `command` while it reads).
+ */
 export const databaseSource = async (where: {
   readonly dataDir: string
   readonly databaseUrl?: string
+  readonly command: string
 }): Promise<RecordSource> => {
   const { openDatabase } = await import('../store/database')
+  const { DirectoryInUse } = await import('../store/owner')
   const store = await import('../store/decisions')
   const name = where.databaseUrl === undefined ? `the database in ${where.dataDir}` : 'the database of DATABASE_URL'
-  const db = await openDatabase(where)
+  const none = new CliError(`${name} keeps no decision records: start budget-rules serve on it first`)
+  // A directory with no database is left as it is: a read makes none.
+  if (where.databaseUrl === undefined && !existsSync(join(where.dataDir, 'PG_VERSION'))) throw none
+  const until = Date.now() + OWNER_WAIT_MS
+  let db: Database
+  for (;;) {
+    try {
+      db = await openDatabase(where)
+      break
+    } catch (err) {
+      if (!(err instanceof DirectoryInUse)) throw err
+      if (err.owner?.socket != null) return ownerSource(name, err.owner.socket)
+      if (Date.now() >= until) throw new CliError(err.message)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  }
   const found = await db.query<{ t: unknown }>(`SELECT to_regclass('decisions') AS t`)
   if (found[0]?.t === null || found[0]?.t === undefined) {
     await db.close()
-    throw new CliError(`${name} keeps no decision records: start budget-rules serve on it first`)
+    throw none
   }
   return {
     name,
     find: (requestId) => store.findDecision(db, requestId),
-    batches: async function* (filter) {
-      let left = filter.limit ?? Number.POSITIVE_INFINITY
-      let after = filter.after
-      while (left > 0) {
-        const batch = await store.listDecisions(db, {
-          ...filter,
-          ...(after === undefined ? {} : { after }),
-          limit: Math.min(BATCH, left)
-        })
-        if (batch.length > 0) yield batch
-        const last = batch.at(-1)
-        if (batch.length < Math.min(BATCH, left) || last === undefined) return
-        left -= batch.length
-        after = { at: last.at, id: last.request_id }
-      }
-    },
+    batches: (filter) => inBatches((f) => store.listDecisions(db, f), filter),
     close: () => db.close()
+  }
+}
+
+// -------------------------------------------------------------------------------------
+// the server that owns the directory
+// -------------------------------------------------------------------------------------
+
+/** One read of the owner's socket (src/server/owner-socket.ts): its status and JSON body. */
+const askOwner = (socketPath: string, path: string, name: string): Promise<{ status: number; body: unknown }> =>
+  new Promise((resolve, reject) => {
+    const fail = (why: string) => {
+      reject(new CliError(`cannot read ${name} through the server that owns it: ${why}`))
+    }
+    request({ socketPath, path }, (res) => {
+      const chunks: Array<Buffer> = []
+      res.on('data', (chunk: Buffer) => chunks.push(chunk))
+      res.on('error', (err) => {
+        fail(err.message)
+      })
+      res.on('end', () => {
+        try {
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) })
+        } catch {
+          fail('its answer is not JSON')
+        }
+      })
+    })
+      .on('error', (err) => {
+        fail(err.message)
+      })
+      .end()
+  })
+
+/** The records of a PGlite directory, through the Unix socket of the server that owns it. */
+const ownerSource = (name: string, socketPath: string): RecordSource => {
+  const via = `${name} (through the server that owns it)`
+  const record = (u: unknown): DecisionRecord => {
+    const decoded = DecisionRecord.decode(u)
+    if (E.isLeft(decoded)) throw new CliError(`${via} answered ${describeValue(u)}, not a decision record`)
+    return decoded.right
+  }
+  const answered = async (path: string, found: ReadonlyArray<number>): Promise<{ status: number; body: unknown }> => {
+    const got = await askOwner(socketPath, path, name)
+    if (!found.includes(got.status)) {
+      const { message } = (typeof got.body === 'object' && got.body !== null ? got.body : {}) as { message?: unknown }
+      throw new CliError(`${via} answered ${got.status}${typeof message === 'string' ? `: ${message}` : ''}`)
+    }
+    return got
+  }
+  return {
+    name: via,
+    find: async (requestId) => {
+      const got = await answered(`/decisions/${encodeURIComponent(requestId)}`, [200, 404])
+      return got.status === 404 ? null : record(got.body)
+    },
+    batches: (filter) =>
+      inBatches(async (f) => {
+        const { body } = await answered(`/decisions?${new URLSearchParams({ filter: JSON.stringify(f) }).toString()}`, [200])
+        if (!Array.isArray(body)) throw new CliError(`${via} answered ${describeValue(body)}, not a list of records`)
+        return body.map(record)
+      }, filter),
+    close: () => Promise.resolve()
   }
 }
 

@@ -106,9 +106,9 @@ interface Filters {
 }
 
 /** The records `where` names: a running server's API with all three of --url, --token, --company, else the database. */
-const sourceOf = async (where: Where, io: Io): Promise<RecordSource> => {
+const sourceOf = async (where: Where, io: Io, command: string): Promise<RecordSource> => {
   const given = [where.url, where.token, where.company].filter((v) => v !== undefined).length
-  if (given === 0) return databaseSource(databaseOptions(io.env))
+  if (given === 0) return databaseSource({ ...databaseOptions(io.env), command })
   if (given < 3 || where.url === undefined || where.token === undefined || where.company === undefined)
     throw new CliError('--url, --token and --company go together: the server, an admin key and the company')
   return apiSource({ url: where.url, token: where.token, company: where.company })
@@ -171,7 +171,7 @@ export const decisionsCommand = (program: Command, io: Io): Command => {
       .argument('<request-id>', "the request's X-Request-Id")
       .option('--json', 'print the record as JSON')
   ).action(async (requestId: string, options: Where & { json?: boolean }) => {
-    const source = await sourceOf(options, io)
+    const source = await sourceOf(options, io, 'decisions show')
     const record = await using(source, (s) => s.find(requestId))
     if (record === null) throw new CliError(`no record of request ${describeValue(requestId)} in ${source.name}`)
     io.out(options.json === true ? `${JSON.stringify(record, null, 2)}\n` : recordText(record))
@@ -184,7 +184,7 @@ export const decisionsCommand = (program: Command, io: Io): Command => {
         .option('--limit <n>', `at most this many records (${LIST_LIMIT} by default)`, parseLimit)
     )
   ).action(async (options: Where & Filters) => {
-    const source = await sourceOf(options, io)
+    const source = await sourceOf(options, io, 'decisions list')
     await using(source, async (s) => {
       for await (const batch of s.batches(filterOf({ limit: LIST_LIMIT, ...options })))
         io.out(batch.map((r) => `${recordLine(r)}\n`).join(''))
@@ -199,7 +199,7 @@ export const decisionsCommand = (program: Command, io: Io): Command => {
         .option('--out <file>', 'write to this file instead of standard output')
     )
   ).action(async (options: Where & Filters & { out?: string }) => {
-    const source = await sourceOf(options, io)
+    const source = await sourceOf(options, io, 'decisions export')
     const file = options.out === undefined ? null : await openOut(options.out)
     try {
       await using(source, async (s) => {
@@ -285,7 +285,7 @@ export const replayCommand = (program: Command, io: Io): Command =>
       .option('--endpoint <endpoint>', 'only the records of this endpoint', parseEndpoint)
       .option('--since <instant>', 'only the records at or after this instant', parseSince)
   ).action(async (options: Where & { file?: string; endpoint?: string; since?: string }) => {
-    const source = options.file === undefined ? await sourceOf(options, io) : fileSource(options.file)
+    const source = options.file === undefined ? await sourceOf(options, io, 'replay') : fileSource(options.file)
     const filter = filterOf(options)
     const counts = await using(source, (s) =>
       replayAll(

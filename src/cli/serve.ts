@@ -146,6 +146,8 @@ export const serveCommand = (program: Command, io: Io): Command =>
     .option('--conformance', 'test mode: the conformance hook (PUT /__conformance/state), never in production')
     .action(async (flags: { conformance?: boolean }) => {
       const options = { ...serveOptions(io.env), ...(flags.conformance === true ? { conformance: true as const } : {}) }
+      // Listened for from the start: a SIGTERM while the database opens stops the server once it listens, cleanly.
+      const stopped = io.signal()
       const { serve } = await import('../server/main')
       const server = await serve(options).catch((err: unknown) => {
         throw (err as NodeJS.ErrnoException).code === 'EADDRINUSE'
@@ -157,7 +159,7 @@ export const serveCommand = (program: Command, io: Io): Command =>
           'warning: test mode: the conformance hook is on; whoever reaches the server may replace its data and act as anyone (PUT /__conformance/state)\n'
         )
       io.out(`budget-rules server listening on ${server.url}\n`)
-      const signal = await io.signal()
+      const signal = await stopped
       io.out(`${signal}: closing\n`)
       await server.close()
     })

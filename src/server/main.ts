@@ -17,6 +17,7 @@ import { seedWhenEmpty } from '../store/seed'
 import { purgeExpired } from '../store/store'
 import { buildApp } from './app'
 import { requestLogger } from './log'
+import { serveOwnerSocket } from './owner-socket'
 import type { LogLevel } from './log-level'
 
 /** What {@link serve} takes; every field has a default. */
@@ -156,12 +157,26 @@ export const listen = (
  */
 export const serve = async (options: ServeOptions = {}): Promise<Served> => {
   const database = await openDatabase({ dataDir: options.dataDir, databaseUrl: options.databaseUrl, timeouts: options.timeouts })
+  let served: Served | undefined
   try {
     await migrate(database)
     await seedWhenEmpty(database)
-    return await listen(database, { ...options, ownsDatabase: true })
+    served = await listen(database, { ...options, ownsDatabase: true })
+    const { ownership } = database
+    if (ownership === undefined) return served
+    // The directory's own: other processes read its records through the server.
+    const door = await serveOwnerSocket(database, ownership.dir)
+    ownership.announce({ url: served.url, socket: door.socket })
+    const { url, close } = served
+    return {
+      url,
+      close: async () => {
+        await door.close()
+        await close()
+      }
+    }
   } catch (e) {
-    await database.close()
+    await (served === undefined ? database.close() : served.close())
     throw e
   }
 }

@@ -32,7 +32,7 @@ import { type Database, type DatabaseOptions, DEFAULT_TIMEOUTS } from './driver'
 export const openDatabase = async (options: DatabaseOptions): Promise<Database> =>
   options.databaseUrl !== undefined && options.databaseUrl !== ''
     ? (await import('./postgres')).openPostgres(options.databaseUrl, options.timeouts ?? DEFAULT_TIMEOUTS)
-    : (await import('./pglite')).openPGlite(options.dataDir)
+    : (await import('./pglite')).openPGlite(options.dataDir, options.command)
 
 /** Error codes of a lost or refused connection: the socket's, and PostgreSQL's classes 08 and 57P. */
 const UNAVAILABLE_CODES = /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENOTCONN|08\d{3}|57P0[123])$/

@@ -6,6 +6,7 @@
  *
  * @since 0.4.0
  */
+import type { Ownership } from './owner'
 
 /** A row as the drivers return it: column name to value. */
 export type Row = Readonly<Record<string, unknown>>
@@ -28,6 +29,8 @@ export interface Transaction extends Queryable {
  */
 export interface Database extends Queryable {
   readonly driver: 'pglite' | 'pg'
+  /** PGlite's directory, owned by this process while the database is open (R-113); none in memory or on a server. */
+  readonly ownership?: Ownership
   readonly transaction: <T>(work: (tx: Transaction) => Promise<T>) => Promise<T>
   /** Waits for the transactions under way, then closes (PGlite checkpoints its files). */
   readonly close: () => Promise<void>
@@ -57,6 +60,8 @@ export interface DatabaseOptions {
   readonly databaseUrl?: string | undefined
   readonly dataDir?: string | undefined
   readonly timeouts?: Timeouts | undefined
+  /** What PGlite's lock file says the process opening its directory is (R-113); `serve` by default. */
+  readonly command?: string | undefined
 }
 
 /** How both drivers read `bigint` (every amount is a safe integer) and `date` (its own text). */
