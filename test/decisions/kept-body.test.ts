@@ -115,5 +115,7 @@ describe('passedMembership', () => {
     expect(passedMembership([...auth, 'auth.membership', 'page.query', 'page.window'], 200)).toBe(true)
     expect(passedMembership([...auth, 'auth.membership'], 200)).toBe(true)
     expect(passedMembership([...auth, 'auth.membership'], 399)).toBe(true)
+    // Wherever it stands: an embedder's reasons may begin with it.
+    expect(passedMembership(['auth.membership', 'budget.scope'], 404)).toBe(true)
   })
 })
