@@ -25,7 +25,9 @@ import type { Reason } from '../decision/rules'
 import { headerOf } from '../http/headers'
 import { describeValue } from '../json/describe'
 import { isJsonObject, sameJson } from '../json/value'
-import { caseOf, indexOf, type JsonObject } from './case'
+import { caseOf, indexOf, type JsonObject, type MaskedCase } from './case'
+import { keptBody } from './kept-body'
+import { passedMembership } from './membership'
 import { LIBRARY_VERSION } from './version'
 
 // -------------------------------------------------------------------------------------
@@ -114,11 +116,13 @@ export const DecisionRecord = /*#__PURE__*/ t.type(
 
 /**
  * A decision record (R-120): `request_id`; `at`, the instant of the decision; `company_id` as
- * sent (or null); `actor_id`, the session's user (or null); `key_id`, an id of the API key that
- * cannot be reversed into it (never the key); `endpoint`; `method` and `path` (with its query);
- * `resource_id`; `idempotency_key`; `replay_of`, the request whose reply an Idempotency-Key
- * replayed (then `case` is null: nothing was decided); `status`; `rules`, the reply's rule ids in
- * order; `case`, the facade's input; `reply`; `changes`; `masked` and `erased`, the paths of the
+ * sent, when the caller passed `auth.membership` for it, else null (R-124); `actor_id`, the
+ * session's user (or null); `key_id`, an id of the API key that cannot be reversed into it (never
+ * the key); `endpoint`; `method` and `path` (with its query); `resource_id`; `idempotency_key`;
+ * `replay_of`, the request whose reply an Idempotency-Key replayed (then `case` is null: nothing
+ * was decided); `status`; `rules`, the reply's rule ids in order; `case`, the facade's input
+ * (its body erased to `{ erased: 'body', bytes, sha256 }` for a caller refused before
+ * `auth.membership`, or over 16 KiB); `reply`; `changes`; `masked` and `erased`, the paths of the
  * case that were masked or left out; `library_version`.
  *
  * @example
@@ -243,6 +247,19 @@ const resourceOf = (c: JsonObject): string | null => {
   return typeof named === 'string' ? named : null
 }
 
+/**
+ * The case as a record keeps it (R-124): its body, when it has one, kept only for a caller who
+ * passed `auth.membership` and within 16 KiB, else erased to its length and digest.
+ */
+const withKeptBody = (masked: MaskedCase, admitted: boolean): MaskedCase => {
+  const request = masked.case.request as JsonObject
+  if (typeof request.body !== 'string') return masked
+  const body = keptBody(request.body, admitted)
+  return body === request.body
+    ? masked
+    : { ...masked, case: { ...masked.case, request: { ...request, body } }, erased: [...masked.erased, 'case.request.body'] }
+}
+
 const sessionUser = (session: unknown): string | null => {
   const user: unknown = isJsonObject(session) ? session.user : null
   return isJsonObject(user) && typeof user.id === 'string' ? user.id : null
@@ -268,7 +285,12 @@ const sessionUser = (session: unknown): string | null => {
  * const { right } = decisionRecord('budget.update', context, respondBudgetUpdate(context), { at: '2026-11-22T12:00:00Z', key_id: null, method: 'PATCH', path: '/v1/budgets/b-1' }) as { right: DecisionRecord }
  * right.status //=> 401
  * right.actor_id //=> 'u-1'
- * right.case.request //=> { headers: { authorization: 'masked', 'company-id': 'c-1' }, body: '{}' }
+ * // refused before auth.membership (R-124): no company named, the body erased to its length and digest
+ * right.company_id //=> null
+ * right.case.request
+ * //=> { headers: { authorization: 'masked', 'company-id': 'c-1' },
+ * //     body: { erased: 'body', bytes: 2, sha256: '44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a' } }
+ * right.erased //=> ['case.request.body']
  *
  * @category constructors
  * @since 0.4.0
@@ -283,12 +305,17 @@ export const decisionRecord = (
     if (!isDecisionEndpoint(endpoint)) return unrecordable(`endpoint is ${describeValue(endpoint)}, not a decision endpoint`)
     const masked = caseOf(endpoint, context, meta.key_id)
     if (E.isLeft(masked)) return unrecordable(masked.left)
-    const c = masked.right.case
+    const status = reply.status
+    const rules = reply.reasons.map((r) => r.rule)
+    // R-124: a stranger's request (refused before auth.membership) names no company and keeps no body.
+    const admitted = passedMembership(rules, status)
+    const kept = withKeptBody(masked.right, admitted)
+    const c = kept.case
     const headers = (c.request as { readonly headers: Readonly<Record<string, string>> }).headers
     const record: DecisionRecord = {
       request_id: typeof c.request_id === 'string' ? c.request_id : '',
       at: meta.at,
-      company_id: headerOf(headers, 'company-id') ?? null,
+      company_id: admitted ? (headerOf(headers, 'company-id') ?? null) : null,
       actor_id: sessionUser(c.session),
       key_id: meta.key_id,
       endpoint,
@@ -298,7 +325,7 @@ export const decisionRecord = (
       idempotency_key: meta.idempotency_key ?? null,
       replay_of: null,
       status: reply.status,
-      rules: reply.reasons.map((r) => r.rule),
+      rules,
       case: c,
       reply: {
         status: reply.status,
@@ -306,8 +333,8 @@ export const decisionRecord = (
         body: indexOf(endpoint) !== null && reply.status === 200 ? pageIds(reply.body) : reply.body
       },
       changes: changesOf(endpoint, c, reply),
-      masked: [...masked.right.masked],
-      erased: [...masked.right.erased],
+      masked: [...kept.masked],
+      erased: [...kept.erased],
       library_version: LIBRARY_VERSION
     }
     return DecisionRecord.is(record) ? E.right(record) : unrecordable('the reply, the instant or the request line is malformed')

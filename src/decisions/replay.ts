@@ -17,9 +17,11 @@
  */
 import { isDecisionEndpoint } from '../decision/endpoints'
 import { describeValue } from '../json/describe'
-import { sameJson } from '../json/value'
+import { isJsonObject, sameJson } from '../json/value'
 import type { AnyReply } from '../reply/reply'
-import { decideAs } from './case'
+import { decideAs, type JsonObject } from './case'
+import { isErasedBody, MAX_KEPT_BODY_BYTES } from './kept-body'
+import { passedMembership } from './membership'
 import type { DecisionRecord } from './record'
 
 // -------------------------------------------------------------------------------------
@@ -46,7 +48,8 @@ export interface ComparedReply {
 /**
  * What a replay found: the same reply; another one (`expected` as recorded, `actual` as decided
  * now); or nothing to compare, and why (an index page, whose records are not kept; a reply an
- * Idempotency-Key replayed; an endpoint this version does not know).
+ * Idempotency-Key replayed; a member's body over 16 KiB, not kept; an endpoint this version does
+ * not know).
  *
  * @example
  * const found: ReplayResult = { replayable: false, reason: 'an index page: its records are not kept' }
@@ -109,7 +112,19 @@ const replayWhole = (record: DecisionRecord): ReplayResult => {
   if (record.case === null)
     return notReplayable(`the reply an Idempotency-Key replayed of ${record.replay_of ?? 'an earlier request'}`)
   if (!isDecisionEndpoint(record.endpoint)) return notReplayable(`endpoint ${record.endpoint} is not one of this version's`)
-  const found = decideAs(record.endpoint, record.case)
+  const request: unknown = record.case.request
+  const body: unknown = isJsonObject(request) ? request.body : undefined
+  let c: JsonObject = record.case
+  if (isErasedBody(body)) {
+    // R-124: a member's body over 16 KiB is not kept, so nothing decides it again; a stranger's
+    // was refused before it was read, so the request without it decides the same refusal.
+    if (passedMembership(record.rules, record.status))
+      return notReplayable(`the body, ${body.bytes} bytes, is over the ${MAX_KEPT_BODY_BYTES} a record keeps`)
+    const unread: Record<string, unknown> = { ...(request as JsonObject) }
+    delete unread.body
+    c = { ...record.case, request: unread }
+  }
+  const found = decideAs(record.endpoint, c)
   if (found._tag === 'Plan' && found.plan._tag === 'Page') return notReplayable('an index page: its records are not kept')
   const now: AnyReply = found._tag === 'Reply' ? found.reply : (found.plan as { readonly reply: AnyReply }).reply
   const actual: ComparedReply = {

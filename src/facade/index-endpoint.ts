@@ -32,7 +32,8 @@ import * as problem from '../decision/problem'
 import { bind, chain, check, fail, map, pass, tap, type Trail } from '../decision/trail'
 import { isCount } from '../json/value'
 import { Request } from '../http/request'
-import { type Endpoint, spellOrder } from '../paging/endpoint'
+import { type DecisionEndpoint, decisionEndpoints } from '../decision/endpoints'
+import { type Endpoint, type FieldType, spellOrder } from '../paging/endpoint'
 import { pageHeaders } from '../paging/headers'
 import { decodePageRequest, type PageRequest } from '../paging/request'
 import { plainPage, selectPage } from '../paging/select'
@@ -40,6 +41,7 @@ import { encodeQuery } from '../http/query-string'
 import type { PageWindow } from '../paging/window'
 import { problemReply, type Reply, type ReplyOf } from '../reply/reply'
 import { checkOnly, guarded, respondWith, settle } from './context'
+import { readableDecisions } from './decision-readers'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -75,7 +77,7 @@ export const EndpointCodec = /*#__PURE__*/ t.intersection([
     envelope: t.keyof({ bare: null, 'data-cursors': null }),
     requiresCompany: t.boolean
   }),
-  t.partial({ readableBy: t.keyof({ members: null, full_rights: null }) })
+  t.partial({ readableBy: t.keyof({ members: null, full_rights: null, by_decision_endpoint: null }) })
 ])
 
 /**
@@ -182,26 +184,63 @@ const envelope = (endpoint: Endpoint, request: PageRequest, page: ReadonlyArray<
 
 /**
  * Authentication (company-id where the endpoint needs it), the caller's rights where the
- * endpoint is read only with full rights, then the query: the page request.
+ * endpoint is read only with full rights, then the query: the page request, narrowed to the
+ * records the caller may read where the endpoint serves decision records (R-125).
  */
 export const decideRequest = (c: IndexQueryContext): Trail<PageRequest> => {
   const endpoint: Endpoint = c.endpoint
-  const authenticated: Trail<unknown> = endpoint.requiresCompany
-    ? endpoint.readableBy === 'full_rights'
-      ? fn.pipe(authenticate(c.request, c.session), chain(readerWithFullRights))
-      : authenticate(c.request, c.session)
-    : identify(c.request, c.session)
+  const query = c.request.query ?? ''
+  if (!endpoint.requiresCompany)
+    return fn.pipe(
+      identify(c.request, c.session),
+      chain(() => decodePageRequest(endpoint, query))
+    )
+  const scoped = authenticate(c.request, c.session)
+  if (endpoint.readableBy === undefined || endpoint.readableBy === 'members')
+    return fn.pipe(
+      scoped,
+      chain(() => decodePageRequest(endpoint, query))
+    )
+  const byEndpoint = endpoint.readableBy === 'by_decision_endpoint'
   return fn.pipe(
-    authenticated,
-    chain(() => decodePageRequest(endpoint, c.request.query ?? ''))
+    scoped,
+    chain(({ caller }) => readerWithFullRights(caller, byEndpoint ? readableDecisions(caller) : decisionEndpoints)),
+    chain((readable) =>
+      fn.pipe(
+        decodePageRequest(endpoint, query),
+        map((request) => (readable.length === decisionEndpoints.length ? request : narrowed(request, readable)))
+      )
+    )
   )
 }
 
-/** R-121: an endpoint read only with full rights refuses anyone else as a guard does (401). */
-const readerWithFullRights = ({ caller }: Scope): Trail<Scope['caller']> =>
+/**
+ * R-121: an endpoint read only with full rights refuses anyone else as a guard does (401); the
+ * rule names which decisions' records the caller may read (R-125) when it is not all of them
+ * (an endpoint of other records is read whole: all of them).
+ */
+const readerWithFullRights = (
+  caller: Scope['caller'],
+  readable: ReadonlyArray<DecisionEndpoint>
+): Trail<ReadonlyArray<DecisionEndpoint>> =>
   hasFullBudgetRights(caller)
-    ? pass('page.permission', `${caller.role} may read`, caller)
+    ? pass(
+        'page.permission',
+        readable.length === decisionEndpoints.length
+          ? `${caller.role} may read`
+          : `${caller.role} may read the records of ${readable.join(', ')}`,
+        readable
+      )
     : fail(problem.guardRejected('page.permission', `user ${caller.user_id} has no full rights`))
+
+/** The type of a record's `endpoint`: a decision's name. */
+const DECISION_ENDPOINT: FieldType = { type: 'enum', values: decisionEndpoints }
+
+/** R-125: the page request over only the records of the decisions the caller may read. */
+const narrowed = (request: PageRequest, readable: ReadonlyArray<DecisionEndpoint>): PageRequest => ({
+  ...request,
+  filters: [...request.filters, { field: 'endpoint', type: DECISION_ENDPOINT, op: '$in', values: readable }]
+})
 
 /** A page and the count of every record that matches. */
 export interface Found {

@@ -249,7 +249,13 @@ const described: { readonly [K in OperationId]: Described } = {
     summary: "The company's decision records: what each request asked, which rules decided, what changed",
     tag: 'decisions',
     rules: [...paged, 'page.permission'],
-    success: { name: 'DecisionRecord', schema: schemas.DecisionRecord, description: 'The page of decision records' }
+    success: {
+      name: 'DecisionRecord',
+      schema: schemas.DecisionRecord,
+      // R-125: each reader the records of what their rights cover; R-124: never a stranger's.
+      description:
+        "The page of the decision records the caller may read: an owner's or admin's every record of the company, a budgets_manage member's only the budgets' (budget.* and index.budgets); a request refused before auth.membership names no company and is listed to no one"
+    }
   }
 }
 

@@ -46,16 +46,18 @@ export type FieldType = (
 ) & { readonly nullable?: boolean }
 
 /**
- * Who may read an endpoint's records: any member of the company, or only a caller with full
- * rights (owner, admin, or the `budgets_manage` permission), like GET /v1/decisions (R-121).
+ * Who may read an endpoint's records: any member of the company; only a caller with full rights
+ * (owner, admin, or the `budgets_manage` permission); or, for decision records, a caller with
+ * full rights, who reads only the records whose `endpoint` field names a decision whose data
+ * they may read (`by_decision_endpoint`, GET /v1/decisions: R-121, R-125).
  *
  * @example
- * endpoints.decisions.readableBy //=> 'full_rights'
+ * endpoints.decisions.readableBy //=> 'by_decision_endpoint'
  *
  * @category model
  * @since 0.4.0
  */
-export type Readers = 'members' | 'full_rights'
+export type Readers = 'members' | 'full_rights' | 'by_decision_endpoint'
 
 /**
  * How an endpoint spells `_order`: `asc`/`desc` or `ASC`/`DESC`.
@@ -184,7 +186,8 @@ export const endpoints = {
   }),
   /**
    * GET /v1/decisions: the company's decision records (R-120, R-121), newest first by `at`
-   * when asked with `_order=desc`; read only with full rights. `id` is the request id.
+   * when asked with `_order=desc`; read only with full rights, each caller the records of the
+   * decisions whose data they may read (R-125). `id` is the request id.
    */
   decisions: /*#__PURE__*/ defineEndpoint({
     path: '/v1/decisions',
@@ -212,7 +215,7 @@ export const endpoints = {
     },
     sortable: ['at'],
     defaultField: 'at',
-    readableBy: 'full_rights'
+    readableBy: 'by_decision_endpoint'
   })
 } as const
 

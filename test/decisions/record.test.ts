@@ -3,6 +3,7 @@
  * the masking of the request (the key never kept, the headers a facade does not read left out);
  * what cannot be kept (not JSON, a getter that throws) refused rather than kept wrong.
  */
+import { createHash } from 'node:crypto'
 import { either as E } from 'fp-ts'
 import { describe, expect, it } from 'vitest'
 import {
@@ -167,6 +168,50 @@ describe('the record of each facade', () => {
       today: '2026-11-22',
       request_id: 'req-3'
     })
+  })
+
+  it("R-124: a stranger's record names no company and keeps the body's length and SHA-256 only", () => {
+    const body = '{"budget":{"name":"PWNED by anonymous"}}'
+    const strangers = [
+      { request: { headers: { 'company-id': 'c-1' }, body }, session: { user: null, memberships: {} } },
+      { request: { headers, body }, session: session('member', 'c-2') }
+    ]
+    for (const stranger of strangers) {
+      const context = { ...stranger, budget: monthly(), today: '2026-11-22', request_id: 'req-s' }
+      const record = right(
+        decisionRecord('budget.update', context, respondBudgetUpdate(context), meta('PATCH', '/v1/budgets/b-1'))
+      )
+      expect([record.status, record.company_id, record.case?.request, record.erased.at(-1)]).toStrictEqual([
+        stranger.session.user === null ? 401 : 404,
+        null,
+        {
+          headers: {
+            'company-id': 'c-1',
+            ...(stranger.session.user === null ? {} : { authorization: keptHeaders.authorization })
+          },
+          body: { erased: 'body', bytes: Buffer.byteLength(body), sha256: createHash('sha256').update(body).digest('hex') }
+        },
+        'case.request.body'
+      ])
+    }
+  })
+
+  it('R-124: a reply whose rules say auth.membership passed, for a request without company-id, names none', () => {
+    const context = {
+      request: { headers: {}, body: '{}' },
+      session: session('admin'),
+      budget: null,
+      today: '2026-11-22',
+      request_id: 'r'
+    }
+    const reply: FacadeReply = {
+      status: 200,
+      headers: { 'X-Request-Id': 'r' },
+      body: null,
+      reasons: [{ rule: 'auth.membership', detail: 'role admin' }]
+    }
+    const record = right(decisionRecord('budget.get', context, reply, meta('GET', '/v1/budgets/b-1')))
+    expect([record.company_id, record.case?.request]).toStrictEqual([null, { headers: {}, body: '{}' }])
   })
 
   it('an index page keeps the ids of its records, and no records in the case', () => {

@@ -4,6 +4,7 @@
  * ids), and holds no key. Over generated calls of every decision endpoint, which mostly pass the
  * first checks so that the later rules decide them.
  */
+import { createHash } from 'node:crypto'
 import fc from 'fast-check'
 import { either as E } from 'fp-ts'
 import { describe, expect, it } from 'vitest'
@@ -124,6 +125,30 @@ describe('replay', () => {
     })
   })
 
+  it("a stranger's record replays without the body it never read; a member's erased body is not replayable (R-124)", () => {
+    const stranger = { ...context, request: { ...context.request, headers: { 'company-id': 'c-1' } } }
+    const refused = recordOf('budget.withdraw', stranger, respondWithdraw(stranger))
+    expect([refused.status, refused.company_id, (refused.case?.request as { body: unknown }).body]).toEqual([
+      401,
+      null,
+      { erased: 'body', bytes: 20, sha256: createHash('sha256').update('{"amount_cents":300}').digest('hex') }
+    ])
+    expect(replay(refused)).toStrictEqual({ replayable: true, same: true })
+    // The same erased body under the rules of a member who passed auth.membership: not kept, not decided again.
+    const erasedBody = (refused.case?.request as { body: unknown }).body
+    const member = { ...record, case: { ...record.case, request: { ...(record.case?.request as object), body: erasedBody } } }
+    expect(replay(member)).toStrictEqual({ replayable: false, reason: 'the body, 20 bytes, is over the 16384 a record keeps' })
+    // A body that only looks erased, as text, is a body like any other, and decides otherwise.
+    const text = { ...refused, case: { ...refused.case, request: { headers: {}, body: JSON.stringify(erasedBody) } } }
+    expect(replay(text)).toStrictEqual({ replayable: true, same: true })
+    // A request that is no object is decided as such: the facade's 500.
+    expect(replay({ ...record, case: { ...record.case, request: null } })).toMatchObject({
+      replayable: true,
+      same: false,
+      actual: { status: 500 }
+    })
+  })
+
   it('an index refusal is replayed whole: its plan is the reply', () => {
     const c = {
       request: { headers: { Authorization: 'Bearer k', 'company-id': 'c-1' }, query: '_end=5000' },
@@ -208,9 +233,11 @@ const callOf = (endpoint: DecisionEndpoint, key: string): fc.Arbitrary<Call> => 
   if (endpoint in budgetFacades) {
     const facade = budgetFacades[endpoint as keyof typeof budgetFacades]
     const from = endpoint === 'budget.get' || endpoint === 'budget.update' ? 'budget.update' : endpoint
-    return fc.tuple(scenario({ endpoints: [from as 'budget.update'] }), headers).map(([s, h]): Call => {
+    // One body in eight padded (with JSON's whitespace) past the 16 KiB a record keeps.
+    return fc.tuple(scenario({ endpoints: [from as 'budget.update'] }), headers, fc.nat(7)).map(([s, h, pad]): Call => {
+      const body = endpoint === 'budget.get' || s.request.body === undefined ? undefined : s.request.body
       const context = {
-        request: { headers: h, body: endpoint === 'budget.get' ? undefined : s.request.body },
+        request: { headers: h, body: pad === 0 && body !== undefined ? body + ' '.repeat(16_384) : body },
         session: s.state.session,
         budget: s.state.budget,
         today: s.state.today,
@@ -291,12 +318,17 @@ const callOf = (endpoint: DecisionEndpoint, key: string): fc.Arbitrary<Call> => 
   }
 }
 
+/** Whether a facade's reasons say `auth.membership` let the caller in: its detail names the role. */
+const admittedBy = (reply: Call['reply']): boolean =>
+  reply.reasons.some((r) => r.rule === 'auth.membership' && r.detail.startsWith('role '))
+
 describe('the law of records', () => {
   it(
-    'the record of any call replays to the same reply (but an index page), and holds no key',
+    'the record of any call replays to the same reply (but an index page or a body over 16 KiB), holds no key, and names a company only for a member (R-124)',
     () => {
       const replayed = new Map<DecisionEndpoint, Map<number, number>>()
       let pages = 0
+      const erased = { strangers: 0, over: 0, kept: 0 }
       fc.assert(
         fc.property(
           secretKey.chain((key) =>
@@ -309,7 +341,27 @@ describe('the law of records', () => {
             const record = recordOf(call.endpoint, call.context, call.reply)
             expect(JSON.stringify(record)).not.toContain(key)
             expect([record.status, record.rules]).toStrictEqual([call.reply.status, call.reply.reasons.map((r) => r.rule)])
+            const admitted = admittedBy(call.reply)
+            expect(record.company_id === null, JSON.stringify(call.reply.reasons)).toBe(!admitted)
+            const body: unknown = (call.context.request as { readonly body?: unknown }).body
+            const kept: unknown = (record.case?.request as { readonly body?: unknown }).body
+            const bytes = typeof body === 'string' ? Buffer.byteLength(body) : 0
+            if (typeof body === 'string' && (!admitted || bytes > 16_384)) {
+              expect(kept).toStrictEqual({ erased: 'body', bytes, sha256: createHash('sha256').update(body).digest('hex') })
+              if (admitted) erased.over++
+              else erased.strangers++
+            } else {
+              expect(kept).toBe(body)
+              if (typeof body === 'string') erased.kept++
+            }
             const found = replay(record)
+            if (admitted && bytes > 16_384) {
+              expect(found).toStrictEqual({
+                replayable: false,
+                reason: `the body, ${bytes} bytes, is over the 16384 a record keeps`
+              })
+              return
+            }
             if (!found.replayable) {
               expect([call.endpoint in indexes, call.reply.status, found.reason]).toEqual([
                 true,
@@ -338,6 +390,11 @@ describe('the law of records', () => {
       for (const endpoint of Object.keys(budgetFacades) as ReadonlyArray<DecisionEndpoint>)
         expect(replayed.get(endpoint)?.has(200), endpoint).toBe(true)
       expect(pages).toBeLessThan(runs(2000) / 4)
+      // Strangers' bodies erased and replayed to the same refusal, members' bodies over 16 KiB
+      // erased, members' other bodies kept.
+      expect(erased.strangers, JSON.stringify(erased)).toBeGreaterThan(runs(2000) / 20)
+      expect(erased.over, JSON.stringify(erased)).toBeGreaterThan(runs(2000) / 200)
+      expect(erased.kept, JSON.stringify(erased)).toBeGreaterThan(runs(2000) / 10)
     },
     timeoutFor(2000, 60_000)
   )

@@ -46,7 +46,7 @@ describe('the reasons of an index read only with full rights', () => {
     'Content-Type': 'application/json; charset=utf-8'
   }
 
-  it('an admin, and a member with budgets_manage, may read: the permission names the role', () => {
+  it('an admin, and a member with budgets_manage, may read: the permission names the role, and the decisions the member may read (R-125)', () => {
     expect(index('', [], endpoints.decisions, { session: session('admin') })).toStrictEqual({
       status: 200,
       headers: pageHeaders,
@@ -57,7 +57,15 @@ describe('the reasons of an index read only with full rights', () => {
       status: 200,
       headers: pageHeaders,
       body: [],
-      reasons: [...authenticated('u-bm', 'member'), { rule: 'page.permission', detail: 'member may read' }, ...page]
+      reasons: [
+        ...authenticated('u-bm', 'member'),
+        {
+          rule: 'page.permission',
+          detail:
+            'member may read the records of budget.get, budget.update, budget.top_up, budget.withdraw, budget.amount, index.budgets'
+        },
+        ...page
+      ]
     })
   })
 

@@ -33,7 +33,7 @@ describe('decision records over generated scenarios', () => {
     'every reply has one record of its status, which replays to the same reply',
     async () => {
       const send = httpSender(server.url)
-      const seen = { replayed: 0, pages: 0, refusals: 0 }
+      const seen = { replayed: 0, pages: 0, refusals: 0, strangers: 0 }
       await fc.assert(
         fc.asyncProperty(scenario(), async (s) => {
           const got = await send(s)
@@ -42,6 +42,15 @@ describe('decision records over generated scenarios', () => {
           expect(rows).toEqual([{ status: got.status }])
           const record = (await findDecision(db, id)) as DecisionRecord
           expect([record.endpoint, record.path]).toEqual([s.endpoint, s.request.path])
+          // a company named only past auth.membership (a rule of another family after it),
+          // and a stranger's body erased to its length and digest.
+          const member = record.rules.includes('auth.membership') && !String(record.rules.at(-1)).startsWith('auth.')
+          expect(record.company_id === null, record.rules.join(', ')).toBe(!member)
+          const body: unknown = (record.case?.request as { readonly body?: unknown }).body
+          if (!member && body !== undefined) {
+            expect(body).toMatchObject({ erased: 'body' })
+            seen.strangers++
+          }
           const found = replay(record)
           if (!found.replayable) {
             expect([s.endpoint, got.status, found.reason]).toEqual([
@@ -60,6 +69,7 @@ describe('decision records over generated scenarios', () => {
       )
       expect(seen.replayed, JSON.stringify(seen)).toBeGreaterThan(seen.pages)
       expect(seen.refusals, JSON.stringify(seen)).toBeGreaterThan(runs(150) / 5)
+      expect(seen.strangers, JSON.stringify(seen)).toBeGreaterThan(runs(150) / 50)
     },
     timeoutFor(150, 90_000)
   )

@@ -28,7 +28,14 @@ afterAll(async () => {
 
 const endpoint = endpoints.decisions
 const headers = { Authorization: 'Bearer k', 'company-id': 'c-1' }
-const session = { user: { id: 'u-1', email_verified: true }, memberships: { 'c-1': { role: 'admin' as const, permissions: [] } } }
+const sessionOf = (role: 'admin' | 'member', permissions: Array<string>) => ({
+  user: { id: 'u-1', email_verified: true },
+  memberships: { 'c-1': { role, permissions } }
+})
+/** An admin reads every record; a member with budgets_manage only the budgets' (R-125). */
+const readers = { admin: sessionOf('admin', []), budgets: sessionOf('member', ['budgets_manage']) }
+/** The budgets' decisions, as R-125 names them. */
+const BUDGETS = /^(budget\.[a-z_]+|index\.budgets)$/
 const ids = ['b-1', 'b-2', 'tx-1']
 const actors = ['u-1', 'u-2']
 
@@ -91,36 +98,49 @@ describe('GET /v1/decisions on PostgreSQL (PGlite) against respondIndex in memor
   it(
     'gives the same status, headers and body, nulls and ties included',
     async () => {
-      const seen = { pages: 0, nulls: 0, nonEmpty: 0 }
+      const seen = { pages: 0, nulls: 0, nonEmpty: 0, narrowed: 0 }
       await fc.assert(
-        fc.asyncProperty(recordsArb, fc.array(queryArb, { minLength: 3, maxLength: 6 }), async (records, queries) => {
-          await db.query('DELETE FROM decisions')
-          for (const r of records) await insertDecision(db, r)
-          const mine = records.filter((r) => r.company_id === 'c-1').map((r) => ({ id: r.request_id, ...r }))
-          for (const query of queries) {
-            const context = { request: { headers, query }, session, endpoint, request_id: 'req-q' }
-            const expected = respondIndex({ ...context, records: mine })
-            const plan = planIndex(context)
-            if (plan._tag === 'Reply') {
-              expect(plan.reply).toStrictEqual(expected)
-              continue
+        fc.asyncProperty(
+          recordsArb,
+          fc.array(fc.tuple(queryArb, fc.constantFrom('admin' as const, 'budgets' as const)), { minLength: 3, maxLength: 6 }),
+          async (records, queries) => {
+            await db.query('DELETE FROM decisions')
+            for (const r of records) await insertDecision(db, r)
+            const mine = records.filter((r) => r.company_id === 'c-1').map((r) => ({ id: r.request_id, ...r }))
+            for (const [query, who] of queries) {
+              const context = { request: { headers, query }, session: readers[who], endpoint, request_id: 'req-q' }
+              const expected = respondIndex({ ...context, records: mine })
+              const plan = planIndex(context)
+              if (plan._tag === 'Reply') {
+                expect(plan.reply).toStrictEqual(expected)
+                continue
+              }
+              const q = pageQuery(endpoint, plan.request, { table: 'decisions', scope: { company_id: 'c-1' } })
+              const rows = await db.query(q.rows.text, q.rows.values)
+              const [counted] = await db.query<{ total: number }>(q.count.text, q.count.values)
+              const { reasons, ...reply } = respondIndexPage({ ...context, page: rows, total: counted?.total ?? -1 })
+              expect(reply).toStrictEqual({ status: expected.status, headers: expected.headers, body: expected.body })
+              expect(reasons.map((x) => x.rule)).toEqual(expected.reasons.map((x) => x.rule))
+              seen.pages++
+              const page = reply.body as ReadonlyArray<{ readonly endpoint: string }>
+              if (who === 'budgets') {
+                // Only the budgets' records, and only they counted.
+                for (const r of page) expect(r.endpoint).toMatch(BUDGETS)
+                const readable = mine.filter((r) => BUDGETS.test(r.endpoint)).length
+                expect(Number(reply.headers['X-Total-Count'])).toBeLessThanOrEqual(readable)
+                if (page.length > 0 && mine.some((r) => !BUDGETS.test(r.endpoint))) seen.narrowed++
+              }
+              if (page.length > 0) seen.nonEmpty++
+              if (/(resource_id|actor_id)\[\$n/.test(query) && mine.some((r) => r.resource_id === null || r.actor_id === null))
+                seen.nulls++
             }
-            const q = pageQuery(endpoint, plan.request, { table: 'decisions', scope: { company_id: 'c-1' } })
-            const rows = await db.query(q.rows.text, q.rows.values)
-            const [counted] = await db.query<{ total: number }>(q.count.text, q.count.values)
-            const { reasons, ...reply } = respondIndexPage({ ...context, page: rows, total: counted?.total ?? -1 })
-            expect(reply).toStrictEqual({ status: expected.status, headers: expected.headers, body: expected.body })
-            expect(reasons.map((x) => x.rule)).toEqual(expected.reasons.map((x) => x.rule))
-            seen.pages++
-            if ((reply.body as ReadonlyArray<unknown>).length > 0) seen.nonEmpty++
-            if (/(resource_id|actor_id)\[\$n/.test(query) && mine.some((r) => r.resource_id === null || r.actor_id === null))
-              seen.nulls++
           }
-        }),
+        ),
         { numRuns: runs(40) }
       )
       expect(seen.nonEmpty / seen.pages, JSON.stringify(seen)).toBeGreaterThan(0.4)
       expect(seen.nulls, JSON.stringify(seen)).toBeGreaterThan(10)
+      expect(seen.narrowed, JSON.stringify(seen)).toBeGreaterThan(10)
     },
     timeoutFor(40, 120_000)
   )
