@@ -2,6 +2,7 @@
  * The reports of the sequences and histories, word for word: the curl lines quoted for sh, a
  * sequence's steps with what each got, a transport failure, and a history's figures.
  */
+import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import type { ScenarioState } from '../../src/arbitraries/scenario'
 import { formatDisagreement, formatHistory, formatSequences, type SequenceResult, type StepOutcome } from '../../src/conformance'
@@ -272,6 +273,13 @@ describe('R-126: what a request or a reply held, in a report', () => {
     expect(curlLine('http://h:1', 'PATCH', '/v1/budgets/b-1', {}, `{"name":"it's \\ ${ATTACK}"}`)).toBe(
       `curl -sS -i -X PATCH http://h:1/v1/budgets/b-1 --data-raw $'{"name":"it\\'s \\\\ ${SHOWN}"}'`
     )
+    // The quoted word is what bash hands curl: each byte of the body, controls, quotes and backslashes included.
+    const body = `{"name":"it's \\ ${ATTACK}\n\u0085\u202e\u00e9"}`
+    const line = curlLine('http://h:1', 'PATCH', '/v1/budgets/b-1', {}, body)
+    const word = line.slice(line.indexOf('--data-raw ') + '--data-raw '.length)
+    expect(
+      spawnSync('bash', ['-c', `printf %s ${word}`], { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C.UTF-8' } }).stdout
+    ).toBe(body)
     const hostile: SequenceResult = {
       ok: false,
       kind: 'disagreement',
