@@ -6,6 +6,8 @@
  * in-process, and once as the bytes of a child process's standard output.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -156,5 +158,24 @@ describe('R-126: what a request carried, printed', () => {
     const ran = await spawnCli(['decisions', 'show', ids.body as string], dir, { DATA_DIR: dir, DATABASE_URL: '' })
     expect([ran.code, ran.stdout.split('\n')[3]]).toEqual([0, `         {"budget":{"name":"${SHOWN}"}}`])
     expect(obeyedBytes(ran.stdout)).toEqual([])
+  })
+
+  it("an error line quoting a server's reply: one line, its controls escaped", async () => {
+    const hostile = createServer((_, res) => {
+      res.writeHead(401, { 'Content-Type': 'application/json' })
+      res.end(JSON.stringify({ message: `${ATTACK}\nOK\u202e` }))
+    })
+    await new Promise<void>((resolve) => hostile.listen(0, '127.0.0.1', resolve))
+    try {
+      const url = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`
+      const ran = await runCli(['decisions', 'list', '--url', url, '--token', 't', '--company', 'c'], {})
+      expect([ran.code, ran.stdout, ran.stderr]).toEqual([
+        1,
+        '',
+        `error: ${url}/v1/decisions answered 401: ${SHOWN}\\u000aOK\\u202e\n`
+      ])
+    } finally {
+      await new Promise((resolve) => hostile.close(resolve))
+    }
   })
 })
