@@ -1,8 +1,8 @@
 /**
  * POST /v1/banking/bank_recipients, as a pure validator: the RUT with its check digit, the
  * account number, the bank and the name, every invalid field named in one 422 errors map; a
- * recipient already enrolled is a 409. A field holding U+0000 is refused for that before its own
- * rules (ADR 0013).
+ * recipient already enrolled is a 409. A field holding U+0000 (ADR 0013) or a lone surrogate
+ * (R-128) is refused for that before its own rules.
  *
  * The RUT (Chile's tax id) is a number and a check digit, `0`-`9` or `K`: weights 2, 3, 4, 5, 6,
  * 7, 2, 3, ... from the right, `11 - sum mod 11`, with 11 written `0` and 10 written `K`. It is
@@ -23,7 +23,7 @@ import { typeError } from '../json/describe'
 import * as problem from '../decision/problem'
 import type { FieldError, Problem } from '../decision/problem'
 import { isJsonObject, ownValue } from '../json/value'
-import { nameError, nameMessages, nulError } from '../validation/name'
+import { keptTextError, nameError, nameMessages } from '../validation/name'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -80,6 +80,7 @@ export const recipientMessages = {
   bank: 'is not a known bank',
   tooLong: nameMessages.tooLong,
   nul: nameMessages.nul,
+  illFormed: nameMessages.illFormed,
   enrolled: 'The recipient is already enrolled'
 } as const
 
@@ -165,19 +166,22 @@ export const validateBankRecipient = (input: unknown, context: RecipientContext)
 
   const rutText = ownValue(o, 'rut')
   const rut = typeof rutText === 'string' && rutText.trim() !== '' ? readRut(rutText) : null
-  if (nulError(rutText) !== null) reject('rut', recipientMessages.nul)
+  const rutTextError = keptTextError(rutText)
+  if (rutTextError !== null) reject('rut', rutTextError)
   else if (rut === null) reject('rut', recipientMessages.blank)
   else if (rut._tag === 'Malformed') reject('rut', recipientMessages.rut)
   else if (rut._tag === 'WrongDigit') reject('rut', recipientMessages.checkDigit)
 
   const accountText = ownValue(o, 'account_number')
   const account = typeof accountText === 'string' ? accountDigits(accountText) : ''
-  if (nulError(accountText) !== null) reject('account_number', recipientMessages.nul)
+  const accountTextError = keptTextError(accountText)
+  if (accountTextError !== null) reject('account_number', accountTextError)
   else if (account === '') reject('account_number', recipientMessages.blank)
   else if (!ACCOUNT.test(account)) reject('account_number', recipientMessages.account)
 
   const bank = ownValue(o, 'bank_id')
-  if (nulError(bank) !== null) reject('bank_id', recipientMessages.nul)
+  const bankTextError = keptTextError(bank)
+  if (bankTextError !== null) reject('bank_id', bankTextError)
   else if (typeof bank !== 'string' || bank === '') reject('bank_id', recipientMessages.blank)
   else if (!context.bank_ids.includes(bank)) reject('bank_id', recipientMessages.bank)
 

@@ -91,7 +91,7 @@ const sentKeys = (budget: Record<string, unknown>): E.Either<ReadonlyArray<strin
  */
 export const decodeUpdateBody = (body: string | undefined): E.Either<Problem, ReadonlyArray<Sent>> => {
   if (body === undefined || body.trim() === '') return E.left(problem.preconditionFailed('budget.body.wrapper', 'no body'))
-  const json = jsonObjectBody('budget.body.type', body)
+  const json = jsonObjectBody('budget.body.type', body, ['budget.*'])
   if (E.isLeft(json)) return json
   const budget = ownValue(json.right, 'budget')
   if (budget === null || budget === undefined)

@@ -17,7 +17,7 @@ import * as problem from '../decision/problem'
 import type { FieldError } from '../decision/problem'
 import { fail, pass, type Trail } from '../decision/trail'
 import { type RecurrenceUnit, recurrenceUnits } from '../recurrence/schedule'
-import { nameError, nameMessages, nulError } from '../validation/name'
+import { keptTextError, nameError, nameMessages } from '../validation/name'
 import {
   type Access,
   type Cents,
@@ -69,6 +69,8 @@ export const fieldMessages = {
   tooLong: nameMessages.tooLong,
   /** `name`, `description`, `manager_id`: text holding U+0000, which no store keeps (ADR 0013). */
   nul: nameMessages.nul,
+  /** `name`, `description`, `manager_id`: text holding a lone surrogate, which no store keeps as sent (R-128). */
+  illFormed: nameMessages.illFormed,
   notInList: 'is not included in the list',
   notADate: 'is not a valid date (YYYY-MM-DD)',
   /** `ends_on`: a closing date that is not after today. */
@@ -149,9 +151,11 @@ export const validateUpdate = (r: UpdateRequest, changed: ReadonlyArray<Sent>): 
         if (error !== null) reject(key, error)
         break
       }
-      case 'description':
-        if (nulError(value) !== null) reject(key, fieldMessages.nul)
+      case 'description': {
+        const error = keptTextError(value)
+        if (error !== null) reject(key, error)
         break
+      }
       case 'access':
         if (!isAccess(value)) reject(key, fieldMessages.notInList)
         break
@@ -160,12 +164,14 @@ export const validateUpdate = (r: UpdateRequest, changed: ReadonlyArray<Sent>): 
         if (!isCalendarDate(value)) reject(key, fieldMessages.notADate)
         else if (value <= r.today) reject(key, fieldMessages.notAfter(r.today))
         break
-      case 'manager_id':
+      case 'manager_id': {
         // Checked even without a member list: the id is kept, and looked up by.
-        if (nulError(value) !== null) reject(key, fieldMessages.nul)
+        const error = keptTextError(value)
+        if (error !== null) reject(key, error)
         else if (typeof value === 'string' && r.company_member_ids !== undefined && !r.company_member_ids.includes(value))
           reject(key, fieldMessages.notAMember)
         break
+      }
       case 'recurrence_unit':
         if (unit === undefined) reject(key, fieldMessages.notInList)
         break

@@ -17,6 +17,7 @@ import type { AnyReply } from '../reply/reply'
 import { describeValue } from '../json/describe'
 import { isJsonObject } from '../json/value'
 import { CliError, readJsonFile } from './input'
+import { safeLinesToPrint, safeToPrint } from '../text/safe-to-print'
 import type { Io } from './io'
 
 /**
@@ -72,10 +73,12 @@ export const replyText = (reply: Pick<AnyReply, 'status' | 'headers' | 'body' | 
     `HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status] ?? ''}`.trimEnd(),
     ...Object.entries(reply.headers).map(([name, value]) => `${name}: ${value}`),
     '',
-    ...(reply.body === null ? [] : [JSON.stringify(reply.body, null, 2), '']),
+    ...(reply.body === null ? [] : [...JSON.stringify(reply.body, null, 2).split('\n'), '']),
     ...reply.reasons.map((r) => `${r.rule.padEnd(width)}  ${r.detail}`),
     ''
-  ].join('\n')
+  ]
+    .map(safeToPrint)
+    .join('\n')
 }
 
 /**
@@ -89,16 +92,18 @@ export const replyText = (reply: Pick<AnyReply, 'status' | 'headers' | 'body' | 
 export const replyJson = (
   reply: Pick<AnyReply, 'status' | 'headers' | 'body' | 'reasons'> & { readonly budget?: unknown }
 ): string =>
-  `${JSON.stringify(
-    {
-      status: reply.status,
-      headers: reply.headers,
-      body: reply.body,
-      reasons: reply.reasons,
-      ...(reply.budget === undefined ? {} : { budget: reply.budget })
-    },
-    null,
-    2
+  `${safeLinesToPrint(
+    JSON.stringify(
+      {
+        status: reply.status,
+        headers: reply.headers,
+        body: reply.body,
+        reasons: reply.reasons,
+        ...(reply.budget === undefined ? {} : { budget: reply.budget })
+      },
+      null,
+      2
+    )
   )}\n`
 
 /**

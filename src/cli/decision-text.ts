@@ -3,6 +3,8 @@
  * request line, the reply, each rule with its one-line meaning from the rules catalogue, which
  * docs/rules.md is generated from, and the changes), a record as a line of a list, and a
  * difference replay found as its request id and a line diff. Pure: the commands print them.
+ * Every line is safe to print (R-126): what the request carried is hostile, so a value's own
+ * controls and line breaks show as `\u` escapes, never as a line of its own.
  *
  * @example
  * replaySummary({ replayed: 3, same: 1, differ: 1, notReplayable: 1 }) //=> '3 replayed, 1 same, 1 differ, 1 not replayable'
@@ -13,6 +15,7 @@ import { STATUS_CODES } from 'node:http'
 import { lineDiff } from '../conformance/report'
 import type { ComparedReply, DecisionRecord } from '../decisions'
 import { rules } from '../decision/rules'
+import { safeToPrint } from '../text/safe-to-print'
 
 /** The words of a rule: its summary in the catalogue, or a note that this version has no such rule. */
 const meaning = (rule: string): string =>
@@ -65,7 +68,9 @@ export const recordText = (r: DecisionRecord): string => {
     ),
     ...block('masked', r.masked),
     ''
-  ].join('\n')
+  ]
+    .map(safeToPrint)
+    .join('\n')
 }
 
 /**
@@ -82,7 +87,9 @@ export const recordText = (r: DecisionRecord): string => {
  * @since 0.4.0
  */
 export const recordLine = (r: DecisionRecord): string =>
-  [r.at, r.request_id, r.endpoint, String(r.status), r.actor_id ?? '-', r.resource_id ?? '-', r.rules.at(-1) ?? '-'].join('  ')
+  safeToPrint(
+    [r.at, r.request_id, r.endpoint, String(r.status), r.actor_id ?? '-', r.resource_id ?? '-', r.rules.at(-1) ?? '-'].join('  ')
+  )
 
 const pretty = (reply: ComparedReply): Array<string> => JSON.stringify(reply, null, 2).split('\n')
 
@@ -98,11 +105,9 @@ const pretty = (reply: ComparedReply): Array<string> => JSON.stringify(reply, nu
  * @since 0.4.0
  */
 export const differenceText = (requestId: string, expected: ComparedReply, actual: ComparedReply): string =>
-  [
-    `${requestId} differs (- recorded, + decided now):`,
-    ...lineDiff(pretty(expected), pretty(actual)).map((l) => `  ${l}`),
-    ''
-  ].join('\n')
+  [`${requestId} differs (- recorded, + decided now):`, ...lineDiff(pretty(expected), pretty(actual)).map((l) => `  ${l}`), '']
+    .map(safeToPrint)
+    .join('\n')
 
 /**
  * The counts of a replay run.

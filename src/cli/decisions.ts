@@ -22,6 +22,7 @@ import { CommandFailed, parseUrl } from './conformance'
 import { apiSource, databaseSource, fileSource, type RecordSource } from './decision-source'
 import { differenceText, recordLine, recordText, type ReplayCounts, replaySummary } from './decision-text'
 import { CliError, fileProblem } from './input'
+import { safeLinesToPrint, safeToPrint } from '../text/safe-to-print'
 import type { Io } from './io'
 import { databaseOptions } from './serve'
 
@@ -174,7 +175,7 @@ export const decisionsCommand = (program: Command, io: Io): Command => {
     const source = await sourceOf(options, io, 'decisions show')
     const record = await using(source, (s) => s.find(requestId))
     if (record === null) throw new CliError(`no record of request ${describeValue(requestId)} in ${source.name}`)
-    io.out(options.json === true ? `${JSON.stringify(record, null, 2)}\n` : recordText(record))
+    io.out(options.json === true ? `${safeLinesToPrint(JSON.stringify(record, null, 2))}\n` : recordText(record))
   })
   whereOptions(
     filterOptions(
@@ -204,7 +205,8 @@ export const decisionsCommand = (program: Command, io: Io): Command => {
     try {
       await using(source, async (s) => {
         for await (const batch of s.batches(filterOf(options))) {
-          const text = batch.map((r) => `${JSON.stringify(r)}\n`).join('')
+          // Escaping C1, DEL and bidi controls inside JSON strings keeps the same JSON value.
+          const text = batch.map((r) => `${safeToPrint(JSON.stringify(r))}\n`).join('')
           if (file === null) io.out(text)
           else if (!file.write(text))
             await new Promise<void>((resolve) => {

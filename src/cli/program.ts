@@ -5,7 +5,7 @@
  * usage error (an unknown command or option, a missing argument) is commander's line and exits 2.
  * A check that fails (`conformance` finding a disagreement, `replay` a reply that differs)
  * prints its report and exits 1.
- * Nothing prints a stack trace.
+ * Nothing prints a stack trace, and no error line holds a character a terminal obeys (R-126).
  *
  * @since 0.1.0
  */
@@ -16,6 +16,7 @@ import { decisionsCommand, replayCommand } from './decisions'
 import type { Io } from './io'
 import { periodsCommand } from './periods'
 import { serveCommand } from './serve'
+import { safeToPrint } from '../text/safe-to-print'
 
 /** Exit codes: a problem with the input, and a usage error (POSIX's 2, which commander does not use by itself). */
 const EXIT_PROBLEM = 1
@@ -57,7 +58,8 @@ export const run = async (args: ReadonlyArray<string>, io: Io): Promise<number> 
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : EXIT_USAGE
     // The command has said why already.
     if (err instanceof CommandFailed) return EXIT_PROBLEM
-    io.err(`error: ${err instanceof Error ? err.message : String(err)}\n`)
+    // A message may quote what a server or a file said (R-126): one line, safe to print.
+    io.err(`error: ${safeToPrint(err instanceof Error ? err.message : String(err))}\n`)
     return EXIT_PROBLEM
   }
 }

@@ -1,6 +1,7 @@
 /**
  * A disagreement as a person reads it: the scenario, what differs, the rules behind the
- * library's reply, and how to replay it.
+ * library's reply, and how to replay it. Every line is safe to print (R-126): what a request or
+ * a server's reply holds shows its controls as `\u` escapes.
  *
  * @since 0.2.0
  */
@@ -10,6 +11,7 @@ import type { History, HistoryCheck, HistoryOperation, HistoryResult } from './h
 import { bodyValue, compareReplies, type Difference } from './compare'
 import { routeOf } from './model'
 import type { SequenceResult, StepOutcome } from './sequences'
+import { safeToPrint } from '../text/safe-to-print'
 
 // -------------------------------------------------------------------------------------
 // utils
@@ -105,7 +107,9 @@ export const formatDisagreement = (result: ConformanceResult): string => {
       '',
       previous === null ? 'no request was sent before it' : `the request sent before it (${previous.endpoint}):`,
       ...(previous === null ? [] : requestLines(previous.request))
-    ].join('\n')
+    ]
+      .map(safeToPrint)
+      .join('\n')
   }
   const { scenario, expected, actual } = result
   return [
@@ -124,15 +128,26 @@ export const formatDisagreement = (result: ConformanceResult): string => {
     '',
     `rules of the expected reply: ${expected.reasons.map((r) => r.rule).join(', ')}`,
     `replay: checkConformance({ send, seed: ${result.seed}, path: ${JSON.stringify(result.path)} })`
-  ].join('\n')
+  ]
+    .map(safeToPrint)
+    .join('\n')
 }
 
 // -------------------------------------------------------------------------------------
 // sequences
 // -------------------------------------------------------------------------------------
 
-/** A word of a shell command, quoted for sh: in single quotes, each single quote closed, escaped and reopened. */
-const shellWord = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`)
+/**
+ * A word of a shell command, quoted for sh: in single quotes, each single quote closed, escaped
+ * and reopened; a word holding a character a terminal obeys in bash's `$'...'`, where the `\u`
+ * escapes safe to print are what the shell sends (R-126), so the line stays runnable.
+ */
+const shellWord = (word: string): string =>
+  /^[\w@%+=:,./-]+$/.test(word)
+    ? word
+    : safeToPrint(word) === word
+      ? `'${word.replaceAll("'", `'\\''`)}'`
+      : `$'${safeToPrint(word.replaceAll('\\', '\\\\').replaceAll("'", "\\'"))}'`
 
 /** A request as a curl command line. */
 export const curlLine = (base: string, method: string, path: string, headers: Readonly<Record<string, string>>, body?: string) =>
@@ -231,7 +246,9 @@ export const formatSequences = (result: SequenceResult): string => {
     seeding,
     ...lines,
     ...tail
-  ].join('\n')
+  ]
+    .map(safeToPrint)
+    .join('\n')
 }
 
 // -------------------------------------------------------------------------------------
@@ -338,5 +355,5 @@ export const formatHistory = (result: HistoryResult): string => {
       '',
       `the server ends with ${final.reply === null ? 'no reply to the last read' : outcome(final.reply)} (#${final.id})`
     )
-  return lines.join('\n')
+  return lines.map(safeToPrint).join('\n')
 }

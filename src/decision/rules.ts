@@ -102,8 +102,9 @@ export const rules = {
     decision: '0005-budget-rights.md'
   },
   'budget.body.type': {
-    summary: 'The body is a JSON object, `budget` is an object, and each update field has its JSON type.',
-    source: 'contract 5 row 7',
+    summary:
+      'The body is a JSON object, `budget` is an object, and each update field has its JSON type; no key, and no value outside `budget`, is text that is not well-formed Unicode.',
+    source: 'contract 5 row 7, R-128',
     refuses: ['BadRequest'],
     decision: '0006-update-body.md'
   },
@@ -181,8 +182,8 @@ export const rules = {
     decision: '0016-money-operations.md'
   },
   'money.body': {
-    summary: 'The body is a JSON object whose amount_cents is a number.',
-    source: 'contract 7, R-16',
+    summary: 'The body is a JSON object whose amount_cents is a number, holding no text that is not well-formed Unicode.',
+    source: 'contract 7, R-16, R-128',
     refuses: ['BadRequest'],
     decision: '0016-money-operations.md'
   },
@@ -313,8 +314,9 @@ export const rules = {
     decision: '0070-role-assignment.md'
   },
   'role.body': {
-    summary: 'The body of a role assignment is a JSON object.',
-    source: 'R-70',
+    summary:
+      'The body of a role assignment is a JSON object; no key, and no value but the role, is text that is not well-formed Unicode.',
+    source: 'R-70, R-128',
     refuses: ['BadRequest'],
     decision: '0070-role-assignment.md'
   },
@@ -351,8 +353,9 @@ export const rules = {
     decision: '0072-bank-recipient-facade.md'
   },
   'recipient.body': {
-    summary: 'The body is a JSON object holding a `bank_recipient` object.',
-    source: 'R-72',
+    summary:
+      'The body is a JSON object holding a `bank_recipient` object; no key, and no value but its four fields, is text that is not well-formed Unicode.',
+    source: 'R-72, R-128',
     refuses: ['BadRequest'],
     decision: '0072-bank-recipient-facade.md'
   }

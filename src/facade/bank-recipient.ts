@@ -148,9 +148,12 @@ const mayEnroll = (caller: Caller): Trail<Caller> =>
         )
       )
 
+/** The fields whose text the recipient's rules judge, naming them in a 422; a lone surrogate elsewhere is the body's 400 (R-128). */
+const RECIPIENT_FIELDS = ['rut', 'account_number', 'bank_id', 'name'].map((field) => `bank_recipient.${field}`)
+
 /** The `bank_recipient` object of the body: 400 when the body is not a JSON object or it is missing or not an object. */
 const sentRecipient = (body: string | undefined): Trail<Readonly<Record<string, unknown>>> => {
-  const json = jsonObjectBody('recipient.body', body)
+  const json = jsonObjectBody('recipient.body', body, RECIPIENT_FIELDS)
   if (E.isLeft(json)) return fail(json.left)
   if (!hasOwn(json.right, 'bank_recipient')) return fail(problem.badRequest('recipient.body', 'bank_recipient is required'))
   const recipient = json.right.bank_recipient

@@ -155,7 +155,7 @@ export const respondRoleAssignment: (context: RoleAssignmentContext) => RoleAssi
       chain((scope) => map(() => scope.caller)(memberOfCompany(scope, c.user_id, c.company_member_ids))),
       chain(mayAssignRoles),
       map((caller) => ({ caller })),
-      bind('body', () => check('role.body', () => 'a JSON object', jsonObjectBody('role.body', c.request.body))),
+      bind('body', () => check('role.body', () => 'a JSON object', jsonObjectBody('role.body', c.request.body, ['role']))),
       bind('role', ({ body }) => sentRole(body)),
       chain(({ caller, role }) =>
         check(

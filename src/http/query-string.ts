@@ -8,6 +8,7 @@
  *
  * @since 0.1.0
  */
+import { toWellFormedText } from '../json/well-formed'
 
 /**
  * One `key=value` of a query string, decoded.
@@ -19,20 +20,6 @@
  * @since 0.1.0
  */
 export type QueryParameter = readonly [key: string, value: string]
-
-/** A UTF-16 surrogate without its other half: no character, and not encodable as UTF-8. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
-
-/**
- * `s` with each lone surrogate written as U+FFFD, as `URLSearchParams` writes it.
- *
- * @example
- * wellFormed('a\uD800b') //=> 'a\uFFFDb'
- *
- * @category utils
- * @since 0.1.0
- */
-export const wellFormed = (s: string): string => s.replace(LONE_SURROGATE, '\uFFFD')
 
 /**
  * The query string of `parameters`, each key and value percent-encoded: the inverse of
@@ -46,4 +33,6 @@ export const wellFormed = (s: string): string => s.replace(LONE_SURROGATE, '\uFF
  * @since 0.1.0
  */
 export const encodeQuery = (parameters: ReadonlyArray<QueryParameter>): string =>
-  parameters.map(([key, value]) => `${encodeURIComponent(wellFormed(key))}=${encodeURIComponent(wellFormed(value))}`).join('&')
+  parameters
+    .map(([key, value]) => `${encodeURIComponent(toWellFormedText(key))}=${encodeURIComponent(toWellFormedText(value))}`)
+    .join('&')

@@ -26,7 +26,7 @@ import type { Problem } from '../decision/problem'
 import { holdsNul } from '../json/value'
 import { type Endpoint, type FieldType, fieldOf } from './endpoint'
 import { loneSurrogateInQuery, nulInQuery } from './query'
-import { wellFormed } from '../http/query-string'
+import { isWellFormedText } from '../json/well-formed'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -222,7 +222,7 @@ const listValues = (type: FieldType, key: string, text: string): E.Either<Proble
   for (const item of list as ReadonlyArray<unknown>) {
     // A JSON escape (`"\u0000"`, `"\ud800"`) gets past the query's own checks.
     if (typeof item === 'string' && holdsNul(item)) return E.left(nulInQuery('page.filter'))
-    if (typeof item === 'string' && wellFormed(item) !== item) return E.left(loneSurrogateInQuery('page.filter'))
+    if (typeof item === 'string' && !isWellFormedText(item)) return E.left(loneSurrogateInQuery('page.filter'))
     const v = fieldValue(type, item)
     if (v === null) return bad(`${key} holds a value that is not ${describeFieldType(type)}`)
     values.push(v)

@@ -13,7 +13,8 @@
 import { either as E } from 'fp-ts'
 import * as problem from '../decision/problem'
 import type { Problem } from '../decision/problem'
-import { type QueryParameter, wellFormed } from '../http/query-string'
+import type { QueryParameter } from '../http/query-string'
+import { isWellFormedText } from '../json/well-formed'
 import { holdsNul } from '../json/value'
 
 /**
@@ -93,7 +94,7 @@ export const decodeQuery = (query: string): E.Either<Problem, ReadonlyArray<Quer
     const value = decodeComponent(eq < 0 ? '' : segment.slice(eq + 1))
     if (key === null || value === null) return E.left(problem.badRequest('page.query', 'The query has a malformed % escape'))
     // A literal lone surrogate passes decodeURIComponent but can be neither compared nor encoded.
-    if (wellFormed(key) !== key || wellFormed(value) !== value) return E.left(loneSurrogateInQuery('page.query'))
+    if (!isWellFormedText(key) || !isWellFormedText(value)) return E.left(loneSurrogateInQuery('page.query'))
     // No store can compare with text holding U+0000, nor keep it in a cursor (ADR 0013).
     if (holdsNul(key) || holdsNul(value)) return E.left(nulInQuery('page.query'))
     if (seen.has(key)) return E.left(problem.badRequest('page.query', `The parameter ${key} is repeated`))

@@ -27,7 +27,7 @@ import { type Endpoint, fieldOf, type FieldType } from '../paging/endpoint'
 import { describeFieldType, fieldValue, MAX_LIST_VALUES, operatorProblem, operators } from '../paging/filter'
 import { decodePageRequest } from '../paging/request'
 import { statusAndBody } from '../reply/reply'
-import { wellFormed } from '../http/query-string'
+import { isWellFormedText } from '../json/well-formed'
 import { hasOwn, holdsNul, isJsonObject, sameJson } from '../json/value'
 import { describeValue } from '../json/describe'
 
@@ -163,7 +163,7 @@ const read = (params: unknown, plan: (params: Readonly<Record<string, unknown>>)
 
 /** Why text cannot travel in a query: a NUL, which no store compares, or a lone surrogate, which would arrive as U+FFFD. */
 const unsendable = (text: string): string | null =>
-  holdsNul(text) ? 'holds a NUL character' : wellFormed(text) !== text ? 'holds a lone surrogate' : null
+  holdsNul(text) ? 'holds a NUL character' : !isWellFormedText(text) ? 'holds a lone surrogate' : null
 
 const INTEGER = /^-?\d+$/
 

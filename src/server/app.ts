@@ -8,8 +8,9 @@
  * Around the routes: an X-Request-Id on every reply, the bearer key hashed once, a JSON log line
  * and the metrics of every request (`GET /metrics`, R-123), CORS, a per-key rate limit shared by
  * every instance (the contract's 429 through `respondServiceRefusal`), a body limit (413 before
- * the body is read whole), a 404 for unknown routes, a 503 while the database is away and a 500
- * for anything else thrown, in the service's shapes. In test mode only, the conformance hook
+ * the body is read whole), a 404 for unknown routes, a 499 or 408 for a body that stopped coming
+ * (the client's, R-127), a 503 while the database is away and a 500 for anything else thrown, in
+ * the service's shapes. In test mode only, the conformance hook
  * (./conformance.ts).
  *
  * @since 0.2.0
@@ -27,7 +28,16 @@ import { metrics as appMetrics } from './metrics'
 import { admission, apiKey, bodyLimit, cors, observe, requestId, session } from './middleware'
 import { openApiRoutes } from './openapi'
 import { rateLimiter } from './rate-limit'
-import { type Env, problem, rawBody, RETRY_AFTER_BUSY_S, RETRY_AFTER_UNAVAILABLE_S, send } from './reply'
+import {
+  BodyNotReceived,
+  bodyNotReceived,
+  type Env,
+  problem,
+  rawBody,
+  RETRY_AFTER_BUSY_S,
+  RETRY_AFTER_UNAVAILABLE_S,
+  send
+} from './reply'
 import { routes } from '../api/routes'
 import { bankingHandlers } from './routes/banking'
 import { budgetHandlers } from './routes/budgets'
@@ -148,6 +158,8 @@ export const buildApp = (options: AppOptions): Hono<Env> => {
     return send({ ...reply, headers: { ...reply.headers, 'Retry-After': String(seconds) } })
   }
   app.onError((error, c) => {
+    // The client's fault, not an outage (R-127): its socket's ECONNRESET is no database's.
+    if (error instanceof BodyNotReceived) return send(bodyNotReceived(c.get('requestId'), error))
     // The pool opens a new connection for the next request: nothing to restart (R-110).
     if (isDatabaseUnavailable(error))
       return unavailable(

@@ -20,7 +20,8 @@
 import { budgetFields } from '../budget/model'
 import { parseInstant } from '../calendar/instant'
 import { describeValue } from '../json/describe'
-import { isJsonObject } from '../json/value'
+import { holdsNul, isJsonObject } from '../json/value'
+import { isWellFormedText } from '../json/well-formed'
 import { endpoints } from '../paging/endpoint'
 import { isParsedInstant, isWholeMicrosecond, timestamptzText } from '../sql/timestamp'
 import type { Database, Queryable } from '../store/database'
@@ -77,7 +78,7 @@ class Unfit extends Error {}
 const unprocessable = (message: string): Seeding => ({ status: 422, error: 'unprocessable_state', message })
 
 /** PostgreSQL text holds neither U+0000 nor a lone surrogate (which UTF-8 cannot write). */
-const isText = (u: unknown): u is string => typeof u === 'string' && !u.includes('\u0000') && !/\p{Cs}/u.test(u)
+const isText = (u: unknown): u is string => typeof u === 'string' && !holdsNul(u) && isWellFormedText(u)
 
 // -------------------------------------------------------------------------------------
 // records

@@ -1,7 +1,7 @@
 /**
  * Replies as the server sends them: a facade's reply as a `Response`, and the replies the server
- * writes on its own account (413, 404, 500, 503, an Idempotency-Key's 400 and 422), in the
- * service's shapes. Shared by the middleware, the unit of work and the routes.
+ * writes on its own account (413, 404, 500, 503, an Idempotency-Key's 400 and 422, the 408 and
+ * 499 of a body that stopped coming), in the service's shapes. Shared by the middleware, the unit of work and the routes.
  *
  * @since 0.3.0
  */
@@ -60,5 +60,39 @@ export const rawQuery = (url: string): string => {
 /** Decodes UTF-8 keeping a leading BOM, which `Request.text()` drops: the facades refuse a body that starts with one. */
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true })
 
-/** The body as sent; Node hands a request without one as an empty body, which the facades read as none. */
-export const rawBody = async (c: Context): Promise<string> => utf8.decode(await c.req.arrayBuffer())
+/**
+ * A request whose body stopped coming (R-127): its client left while sending it (499, the status
+ * proxies log for a client that closed the request), or the server's request timeout cut it (408,
+ * what Node wrote on the wire). The client's fault, never the database's: logged at `info`.
+ */
+export class BodyNotReceived extends Error {
+  constructor(
+    readonly status: 408 | 499,
+    cause: unknown
+  ) {
+    super(status === 408 ? 'The request body did not arrive in time' : 'The client closed the request before its body arrived', {
+      cause
+    })
+  }
+}
+
+/** The reply logged and counted for a body that stopped coming; no client is left to read it. */
+export const bodyNotReceived = (requestId: string, gone: BodyNotReceived): AnyReply =>
+  problem(gone.status, requestId, gone.status === 408 ? 'request_timeout' : 'client_closed_request', gone.message)
+
+/**
+ * The body as sent; Node hands a request without one as an empty body, which the facades read as
+ * none. A read that fails on a request whose body is not all in (Node's `complete`) is the client's
+ * (`ECONNRESET` "aborted" from Node's request stream, which names no database).
+ */
+export const rawBody = async (c: Context<Env>): Promise<string> => {
+  try {
+    return utf8.decode(await c.req.arrayBuffer())
+  } catch (error) {
+    const incoming = (c.env as Env['Bindings'] | undefined)?.incoming
+    if (incoming === undefined || incoming.complete) throw error
+    // Node destroys the socket with this error when its requestTimeout passes, having written a 408.
+    const timedOut = (incoming.socket.errored as { code?: unknown } | null)?.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+    throw new BodyNotReceived(timedOut ? 408 : 499, error)
+  }
+}

@@ -1,20 +1,23 @@
 /**
  * The rule every name of the service follows (a budget's, a bank recipient's): not blank, no NUL
- * character, at most 255 characters counted as code points, so 255 emoji are a valid name. The
- * NUL rule holds for every text the service keeps (ADR 0013): `nulError` is it alone.
+ * character, well-formed Unicode, at most 255 characters counted as code points, so 255 emoji are
+ * a valid name. The NUL rule (ADR 0013) and the well-formed rule (R-128) hold for every text the
+ * service keeps: `keptTextError` is them alone.
  *
  * @example
  * nameError('  ') //=> "can't be blank"
  * nameError('Travel') //=> null
- * nulError('00-123\u0000') //=> 'must not contain the NUL character'
+ * keptTextError('00-123\u0000') //=> 'must not contain the NUL character'
+ * keptTextError('Z\udbff') //=> 'must be well-formed Unicode (no lone surrogate)'
  *
  * @since 0.1.0
  */
 import { codePointLength, holdsNul } from '../json/value'
+import { isWellFormedText } from '../json/well-formed'
 
 /**
- * The texts of a name's 422 field errors; `nul` is also the text of any other kept text field
- * holding U+0000.
+ * The texts of a name's 422 field errors; `nul` and `illFormed` are also those of any other kept
+ * text field holding U+0000, or a lone surrogate.
  *
  * @example
  * nameError(7) //=> nameMessages.blank
@@ -26,7 +29,8 @@ import { codePointLength, holdsNul } from '../json/value'
 export const nameMessages = {
   blank: "can't be blank",
   tooLong: 'is too long (maximum is 255 characters)',
-  nul: 'must not contain the NUL character'
+  nul: 'must not contain the NUL character',
+  illFormed: 'must be well-formed Unicode (no lone surrogate)'
 } as const
 
 /**
@@ -43,22 +47,24 @@ export const MAX_NAME_LENGTH = 255
 
 /**
  * The 422 text for a text field the service keeps when it holds U+0000, which no store can keep
- * (ADR 0013), or `null` for any other value: its other rules are the field's own.
+ * (ADR 0013), or a lone surrogate, which no store keeps as sent (R-128); `null` for any other
+ * value: its other rules are the field's own.
  *
  * @example
- * nulError('A\u0000na') //=> 'must not contain the NUL character'
- * nulError('Ana') //=> null
- * nulError(null) //=> null
+ * keptTextError('A\u0000na') //=> 'must not contain the NUL character'
+ * keptTextError('Ana\ud800') //=> 'must be well-formed Unicode (no lone surrogate)'
+ * keptTextError('Ana') //=> null
+ * keptTextError(null) //=> null
  *
  * @category rules
  * @since 0.2.0
  */
-export const nulError = (value: unknown): string | null =>
-  typeof value === 'string' && holdsNul(value) ? nameMessages.nul : null
+export const keptTextError = (value: unknown): string | null =>
+  typeof value !== 'string' ? null : holdsNul(value) ? nameMessages.nul : isWellFormedText(value) ? null : nameMessages.illFormed
 
 /**
- * The 422 text for a name, or `null` when it is valid. A name holding U+0000 is refused for that
- * whatever its length.
+ * The 422 text for a name, or `null` when it is valid. A name holding U+0000 or a lone surrogate
+ * is refused for that whatever its length.
  *
  * @example
  * nameError(' Travel ') //=> null
@@ -70,6 +76,6 @@ export const nulError = (value: unknown): string | null =>
 export const nameError = (value: unknown): string | null =>
   typeof value !== 'string' || value.trim() === ''
     ? nameMessages.blank
-    : (nulError(value) ??
+    : (keptTextError(value) ??
       // No more code points than UTF-16 units: only a long name needs counting.
       (value.length > MAX_NAME_LENGTH && codePointLength(value) > MAX_NAME_LENGTH ? nameMessages.tooLong : null))

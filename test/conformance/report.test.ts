@@ -2,9 +2,10 @@
  * The reports of the sequences and histories, word for word: the curl lines quoted for sh, a
  * sequence's steps with what each got, a transport failure, and a history's figures.
  */
+import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import type { ScenarioState } from '../../src/arbitraries/scenario'
-import { formatHistory, formatSequences, type SequenceResult, type StepOutcome } from '../../src/conformance'
+import { formatDisagreement, formatHistory, formatSequences, type SequenceResult, type StepOutcome } from '../../src/conformance'
 import type { ModelReply } from '../../src/conformance/model'
 import { curlLine } from '../../src/conformance/report'
 
@@ -225,5 +226,85 @@ describe('formatHistory', () => {
         '    #2  2.00..3.00 ms  top_up 5  key k  http://h:1  -> 422 {"errors":{}} (replayed)  [reply after the end of the part: counted as unknown]'
       ].join('\n')
     )
+  })
+})
+
+describe('R-126: what a request or a reply held, in a report', () => {
+  const ATTACK = '\x1b[2J\x1b[H\x1b]0;owned\x07'
+  const SHOWN = '\\u001b[2J\\u001b[H\\u001b]0;owned\\u0007'
+  /** C0 but newline, DEL, C1 and the bidi controls, found in a printout. */
+  const obeyed = (text: string): Array<number> =>
+    Array.from(text, (c) => c.charCodeAt(0)).filter(
+      (u) => (u < 0x20 && u !== 0x0a) || (u >= 0x7f && u <= 0x9f) || (u >= 0x202a && u <= 0x202e) || (u >= 0x2066 && u <= 0x2069)
+    )
+
+  it('a transport failure: the request line, its headers, its body and the error, each control escaped', () => {
+    const request = {
+      method: 'PATCH' as const,
+      path: `/v1/budgets/${ATTACK}`,
+      headers: { 'X-A': `${ATTACK}\u202e` },
+      body: `{"name":"${ATTACK}\n"}`
+    }
+    const text = formatDisagreement({
+      ok: false,
+      kind: 'transport',
+      runs: 1,
+      seed: 3,
+      scenario: { endpoint: 'budget.update', state, request },
+      previous: null,
+      error: `socket hang up ${ATTACK}`
+    })
+    expect(text.split('\n')).toEqual([
+      'No reply to budget.update after 1 runs: a transport failure, not a disagreement (the check stopped there, unshrunk)',
+      '',
+      `error: socket hang up ${SHOWN}`,
+      '',
+      'request without a reply:',
+      `  PATCH /v1/budgets/${SHOWN}`,
+      `  X-A: ${SHOWN}\\u202e`,
+      '',
+      `  {"name":"${SHOWN}\\u000a"}`,
+      '',
+      'no request was sent before it'
+    ])
+  })
+
+  it("a sequence's curl lines stay runnable in bash ($'...' with the escapes) and its body diff shows the escapes", () => {
+    expect(curlLine('http://h:1', 'PATCH', '/v1/budgets/b-1', {}, `{"name":"it's \\ ${ATTACK}"}`)).toBe(
+      `curl -sS -i -X PATCH http://h:1/v1/budgets/b-1 --data-raw $'{"name":"it\\'s \\\\ ${SHOWN}"}'`
+    )
+    // The quoted word is what bash hands curl: each byte of the body, controls, quotes and backslashes included.
+    const body = `{"name":"it's \\ ${ATTACK}\n\u0085\u202e\u00e9"}`
+    const line = curlLine('http://h:1', 'PATCH', '/v1/budgets/b-1', {}, body)
+    const word = line.slice(line.indexOf('--data-raw ') + '--data-raw '.length)
+    expect(
+      spawnSync('bash', ['-c', `printf %s ${word}`], { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C.UTF-8' } }).stdout
+    ).toBe(body)
+    const hostile: SequenceResult = {
+      ok: false,
+      kind: 'disagreement',
+      runs: 1,
+      seed: 9,
+      path: '0',
+      url: 'http://h:1',
+      state: { ...state, records: [{ name: ATTACK }] },
+      steps: [
+        {
+          step: {
+            kind: 'request',
+            request: { method: 'PATCH', path: '/v1/budgets/b-1', headers: {}, body: `{"name":"${ATTACK}"}` }
+          },
+          expected: reply(200, { name: ATTACK }),
+          actual: { status: 200, headers: {}, body: JSON.stringify({ name: `${ATTACK}\u2066` }) }
+        }
+      ],
+      differences: [{ part: 'body', expected: { name: ATTACK }, actual: { name: `${ATTACK}\u2066` } }]
+    }
+    const text = formatSequences(hostile)
+    expect(obeyed(text)).toEqual([])
+    expect(text).toContain(`    {"name":"${SHOWN}"}\n`)
+    expect(text).toContain(`--data-raw $'{"name":"${SHOWN}"}'\n`)
+    expect(text).toContain(`#    actual (the server): 200 {"name":"${SHOWN}\\u2066"}\n`)
+    expect(text).toContain(`    -   "name": "${SHOWN}"\n    +   "name": "${SHOWN}\\u2066"\n`)
   })
 })
