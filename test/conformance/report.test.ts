@@ -68,7 +68,8 @@ describe('formatSequences', () => {
         actual: { status: 404, headers: {}, body: '' }
       }
     ],
-    differences: [{ part: 'status', expected: 200, actual: 404 }]
+    differences: [{ part: 'status', expected: 200, actual: 404 }],
+    foreign: []
   }
 
   it('a disagreement: the state, every step as a curl line with what it got, the last one in full', () => {
