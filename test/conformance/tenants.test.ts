@@ -18,6 +18,7 @@ import {
   expectedReply,
   formatDisagreement,
   formatSequences,
+  foreignIn,
   httpSender,
   type SequenceSend
 } from '../../src/conformance'
@@ -226,5 +227,71 @@ describe("the kit's own statistics", () => {
     const signedIn = index.filter((s) => expectedReply(s).status === 200)
     expect(signedIn.filter(shows).length / signedIn.length).toBeGreaterThan(0.8)
     expect(budgets.filter(shows).length / budgets.length).toBeGreaterThan(0.05)
+  })
+})
+
+describe('foreignIn, on replies written by hand', () => {
+  const held = {
+    company_id: 'c-1',
+    budget: null,
+    records: [
+      { id: 'tx-1', amount: 5, status: 'pending', created_at: '2026-11-22T10:00:00Z', updated_at: '2026-11-22T10:00:00Z' }
+    ],
+    others: [
+      {
+        company_id: 'c-2',
+        budget: null,
+        records: [
+          { id: 'tx-1c2', amount: 5, status: 'pending', created_at: '2026-11-22T10:00:00Z', updated_at: '2026-11-22T10:00:00Z' }
+        ]
+      }
+    ]
+  }
+  const page = (query = '', headers: Record<string, string> = { Authorization: 'Bearer k', 'company-id': 'c-1' }) => ({
+    method: 'GET' as const,
+    path: `/v1/banking/bank_transactions${query}`,
+    headers,
+    body: undefined
+  })
+  const expected = {
+    status: 200,
+    headers: { 'X-Total-Count': '1', 'Content-Range': '0-0/1' },
+    body: [{ id: 'tx-1' }],
+    reasons: []
+  }
+
+  it('names a foreign id at its place, in any key, and the company counted in the totals, whatever the headers object', () => {
+    const body = JSON.stringify([{ id: 'tx-1' }, { id: 'tx-1c2', 'the owner': 'c-2' }])
+    expect(
+      foreignIn(held, page('?_start=0&_end=1'), expected, {
+        status: 200,
+        headers: new Headers({ 'X-Total-Count': '2', 'Content-Range': '0-1/2' }),
+        body
+      })
+    ).toEqual([
+      { id: 'tx-1c2', company_id: 'c-2', where: 'body[1].id' },
+      { id: 'c-2', company_id: 'c-2', where: 'body[1]["the owner"]' },
+      { id: 'tx-1c2', company_id: 'c-2', where: 'X-Total-Count: 2, the company holds 1' },
+      { id: 'tx-1c2', company_id: 'c-2', where: 'Content-Range: 2, the company holds 1' }
+    ])
+  })
+
+  it('finds nothing in a reply of the company alone, in a request without company-id, or in a total no foreign record matches', () => {
+    const own = { status: 200, headers: expected.headers, body: JSON.stringify([{ id: 'tx-1' }]) }
+    expect(foreignIn(held, page(), expected, own)).toEqual([])
+    expect(foreignIn(held, page('', { Authorization: 'Bearer k' }), expected, { ...own, body: '[{"id":"tx-1c2"}]' })).toEqual([])
+    const more = { ...own, headers: { 'X-Total-Count': '3', 'Content-Range': '0-0/3' } }
+    expect(foreignIn(held, page('?status=authorized'), expected, more)).toEqual([])
+  })
+
+  it('names a decision record of another company by its id', () => {
+    const decisions = { ...page(), path: '/v1/decisions' }
+    const records = [
+      { id: 'r-1', company_id: 'c-1' },
+      { id: 'r-2', company_id: 'c-2' }
+    ]
+    expect(
+      foreignIn(held, decisions, { ...expected, body: [] }, { status: 200, headers: {}, body: JSON.stringify(records) })
+    ).toEqual([{ id: 'r-2', company_id: 'c-2', where: 'body[1]' }])
   })
 })
