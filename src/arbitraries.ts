@@ -20,5 +20,6 @@ export {
   type ConformanceEndpoint,
   type Scenario,
   type ScenarioState,
+  type OtherCompany,
   type ScenarioRequest
 } from './arbitraries/scenario'

@@ -72,7 +72,7 @@ export const conformanceEndpoints: ReadonlyArray<ConformanceEndpoint> = [
  * import { sample } from 'fast-check'
  *
  * const [s] = sample(scenario(), { numRuns: 1, seed: 1 })
- * Object.keys(s.state) //=> ['today', 'session', 'budget', 'company_member_ids', 'records']
+ * Object.keys(s.state) //=> ['today', 'session', 'budget', 'company_member_ids', 'records', 'others']
  *
  * @category model
  * @since 0.2.0
@@ -82,6 +82,28 @@ export interface ScenarioState {
   readonly session: Session
   readonly budget: Budget | null
   readonly company_member_ids: ReadonlyArray<string>
+  readonly records: ReadonlyArray<Readonly<Record<string, unknown>>>
+  /** The other companies the server holds at once (R-94): none of theirs may show in a reply. */
+  readonly others?: ReadonlyArray<OtherCompany>
+}
+
+/**
+ * Another company the server holds beside the caller's (R-94): its budget (or none) and its bank
+ * transactions, which no reply to the caller's company may hold, count or act on.
+ *
+ * @example
+ * import { scenario } from 'budget-rules/arbitraries'
+ * import { sample } from 'fast-check'
+ *
+ * const [s] = sample(scenario(), { numRuns: 1, seed: 1 })
+ * s.state.others.map((o) => o.company_id) //=> ['c-2']
+ *
+ * @category model
+ * @since 0.4.0
+ */
+export interface OtherCompany {
+  readonly company_id: string
+  readonly budget: Budget | null
   readonly records: ReadonlyArray<Readonly<Record<string, unknown>>>
 }
 
@@ -130,6 +152,8 @@ export interface Scenario {
 
 const KEY = 'Bearer conformance'
 const COMPANY = 'c-1'
+/** The other company every scenario holds (R-94). */
+const OTHER = 'c-2'
 const INDEX_TODAY = '2026-11-22'
 
 /**
@@ -149,7 +173,7 @@ export const sessionOf = (who: Who, alsoIn: boolean): Session => {
     user: { id: user_id, email_verified: true },
     memberships: {
       [COMPANY]: { role, permissions: [...permissions] },
-      ...(alsoIn ? { 'c-2': { role: 'admin' as const, permissions: [] } } : {})
+      ...(alsoIn ? { [OTHER]: { role: 'admin' as const, permissions: [] } } : {})
     }
   }
 }
@@ -233,12 +257,18 @@ const refusedCredentials: fc.Arbitrary<Refused> = fc.oneof<Array<fc.Arbitrary<Re
   fc.constant({ credentials: { authorization: KEY, company: 'c-3' }, session: sessionOf('admin', true) })
 )
 
-const stateOf = (s: BudgetState, session: Session, budget: Budget | null = s.budget): ScenarioState => ({
+const stateOf = (
+  s: BudgetState,
+  session: Session,
+  budget: Budget | null = s.budget,
+  foreign: Budget | null = null
+): ScenarioState => ({
   today: s.today,
   session,
   budget,
   company_member_ids: memberIds,
-  records: []
+  records: [],
+  ...(foreign === null ? {} : { others: [{ company_id: OTHER, budget: foreign, records: [] }] })
 })
 
 /** The budget as the rules see it on `today`: what valid bodies are drawn against. */
@@ -262,13 +292,13 @@ const budgetRefusals = (endpoint: ConformanceEndpoint, body: fc.Arbitrary<BodyOf
       .map(([s, r, text]) => make(endpoint, stateOf(s, r.session), r.credentials, text(advanced(s))))
   },
   {
-    // Row 5: no budget of that id in the caller's company, or one of another company, which
-    // must get the same 404 (existence is not leaked).
+    // Row 5: no budget of that id in the caller's company, or one of another company (held
+    // beside the caller's, R-94), which must get the same 404 (existence is not leaked).
     weight: 3,
     arbitrary: fc
-      .tuple(budgetState({ company_id: 'c-2' }), fullRights, fc.constantFrom(false, false, true), fc.boolean(), body)
+      .tuple(budgetState({ company_id: OTHER }), fullRights, fc.constantFrom(false, false, true), fc.boolean(), body)
       .map(([s, who, none, alsoIn, text]) =>
-        make(endpoint, stateOf(s, sessionOf(who, alsoIn), none ? null : s.budget), signedIn, text(advanced(s)))
+        make(endpoint, stateOf(s, sessionOf(who, alsoIn), null, none ? null : s.budget), signedIn, text(advanced(s)))
       )
   }
 ]
@@ -379,6 +409,44 @@ const indexScenario = (): fc.Arbitrary<Scenario> => {
 }
 
 // -------------------------------------------------------------------------------------
+// the other company (R-94)
+// -------------------------------------------------------------------------------------
+
+/**
+ * The other company's bank transactions, placed where a page that ignores the company shows
+ * them: a twin of most of the caller's records (ids unique across companies, so the twin's id is
+ * the record's with `c2` after it, sorting right after it; the same amount, status and instants),
+ * and up to three of its own.
+ *
+ * @example
+ * twinsOf([{ id: 'tx-001', amount: 5 }], [1]) //=> [{ id: 'tx-001c2', amount: 5 }]
+ *
+ * @category constructors
+ * @since 0.4.0
+ */
+export const twinsOf = (
+  own: ReadonlyArray<Readonly<Record<string, unknown>>>,
+  mask: ReadonlyArray<number>
+): Array<Readonly<Record<string, unknown>>> =>
+  own.filter((_, i) => (mask[i] ?? 1) !== 0).map((r) => ({ ...r, id: `${String(r.id)}c2` }))
+
+/** The other company's records beside twins: ids `tx-NNNz2`, of no twin's. */
+const foreignExtra = records(endpoints.bankTransactions, 3).map((rs) => rs.map((r) => ({ ...r, id: `${String(r.id)}z2` })))
+
+/**
+ * The scenario with the other company held beside the caller's: its budget (the one a row-5
+ * scenario targets, else the caller's budget copied as `b-2` of c-2, equal in every field a
+ * filter reads), and its records (`twinsOf` the caller's, and a few of its own).
+ */
+const withOther = (arbitrary: fc.Arbitrary<Scenario>): fc.Arbitrary<Scenario> =>
+  fc.tuple(arbitrary, fc.array(fc.integer({ min: 0, max: 3 }), { maxLength: 12 }), foreignExtra).map(([s, mask, extra]) => {
+    const { budget } = s.state
+    const foreign = s.state.others?.[0]?.budget ?? (budget === null ? null : { ...budget, id: 'b-2', company_id: OTHER })
+    const records = [...twinsOf(s.state.records, mask), ...extra]
+    return { ...s, state: { ...s.state, others: [{ company_id: OTHER, budget: foreign, records }] } }
+  })
+
+// -------------------------------------------------------------------------------------
 // arbitraries
 // -------------------------------------------------------------------------------------
 
@@ -402,7 +470,10 @@ const scenarioOf = (e: ConformanceEndpoint): fc.Arbitrary<Scenario> =>
  * rights), 404 (not a member, no such budget, another company's budget), 400, 403 (a manager
  * changing the manager or the recurrence), 409, 412, 416, 422. No scenario sends an
  * Idempotency-Key. Budgets are those of {@link budget} (b-1), `today` on or after their last
- * advance; records have distinct ids.
+ * advance; records have distinct ids. Every scenario also holds another company, c-2 (R-94, its
+ * budget and records in `state.others`), placed where a reply that ignores the company shows it:
+ * another company's budget at the path's id (row 5), the caller's budget copied as c-2's `b-2`,
+ * twins of the caller's records and a few more.
  *
  * @example
  * import { scenario } from 'budget-rules/arbitraries'
@@ -419,5 +490,5 @@ const scenarioOf = (e: ConformanceEndpoint): fc.Arbitrary<Scenario> =>
  */
 export const scenario = (options: { readonly endpoints?: ReadonlyArray<ConformanceEndpoint> } = {}): fc.Arbitrary<Scenario> => {
   const chosen = options.endpoints ?? conformanceEndpoints
-  return fc.oneof(...chosen.map((e) => ({ arbitrary: scenarioOf(e), weight: WEIGHTS[e] })))
+  return withOther(fc.oneof(...chosen.map((e) => ({ arbitrary: scenarioOf(e), weight: WEIGHTS[e] }))))
 }

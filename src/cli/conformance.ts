@@ -9,6 +9,7 @@
  * `--sequences` checks sequences of requests instead (R-92; `--runs` sequences of at most
  * `--commands` steps), and `--concurrency N --url A --url B ...` concurrent histories of N
  * clients over one or several instances sharing a database (R-93; `--operations` in all).
+ * `--endpoints a,b` checks only the endpoints a partial server has (R-95).
  *
  * @example
  * parseRuns('250') //=> 250
@@ -16,6 +17,7 @@
  * @since 0.3.0
  */
 import type { Command } from 'commander'
+import { endpointsOf, type KitEndpoint } from '../conformance/endpoints'
 import { describeValue } from '../json/describe'
 import { CliError } from './input'
 import type { Io } from './io'
@@ -148,6 +150,29 @@ const checkHook = async (url: string): Promise<void> => {
     )
 }
 
+/**
+ * The `--endpoints` option: endpoint names separated by commas, each one the kit checks.
+ *
+ * @example
+ * parseEndpoints('budget.update, index.bank_transactions') //=> ['budget.update', 'index.bank_transactions']
+ * (() => { try { return parseEndpoints('budget.close') } catch (e) { return String(e) } })()
+ * //=> 'CliError: --endpoints: unknown endpoint "budget.close": the kit checks budget.get, budget.update, budget.top_up, budget.withdraw, budget.amount, index.budgets, index.bank_transactions, index.decisions'
+ *
+ * @since 0.4.0
+ */
+export const parseEndpoints = (value: string): ReadonlyArray<KitEndpoint> => {
+  try {
+    return endpointsOf(
+      value
+        .split(',')
+        .map((n) => n.trim())
+        .filter((n) => n !== '')
+    )
+  } catch (e) {
+    throw new CliError(`--endpoints: ${(e as Error).message}`)
+  }
+}
+
 /** The most clients a history may have, and operations it may plan, and steps a sequence may take. */
 const MAX_CLIENTS = 64
 const MAX_OPERATIONS = 100_000
@@ -162,6 +187,7 @@ interface Options {
   readonly commands?: string
   readonly concurrency?: string
   readonly operations?: string
+  readonly endpoints?: string
 }
 
 /** Each `--url` given, in order. */
@@ -191,6 +217,10 @@ export const conformanceCommand = (program: Command, io: Io): Command =>
     .option('--commands <n>', 'with --sequences: the most steps of a sequence')
     .option('--concurrency <n>', 'check a concurrent history of n clients (R-93)')
     .option('--operations <n>', 'with --concurrency: the operations the clients plan in all')
+    .option(
+      '--endpoints <names>',
+      'only these endpoints, comma-separated (a partial server), e.g. budget.update,index.bank_transactions'
+    )
     .action(async (options: Options) => {
       const urls = options.url.map(parseUrl)
       const numRuns = options.runs === undefined ? undefined : parseRuns(options.runs)
@@ -209,46 +239,74 @@ export const conformanceCommand = (program: Command, io: Io): Command =>
       const operations =
         options.operations === undefined ? undefined : parseCount('--operations', options.operations, 1, MAX_OPERATIONS)
       const maxCommands = options.commands === undefined ? undefined : parseCount('--commands', options.commands, 1, MAX_COMMANDS)
+      const endpoints = options.endpoints === undefined ? undefined : parseEndpoints(options.endpoints)
+      const only = endpoints === undefined ? {} : { endpoints }
       for (const url of urls) await checkHook(url)
-      const url = urls[0] as string
-      const kit = await import('../conformance')
-      if (clients !== undefined) {
-        const result = await kit.checkHistories({
-          urls,
-          clients,
-          ...(operations === undefined ? {} : { operations }),
-          ...(seed === undefined ? {} : { seed })
-        })
-        io.out(`${kit.formatHistory(result)}\n`)
-        if (!result.ok)
-          throw new CommandFailed(
-            result.verdict === 'unknown' ? 'the search ran out of time: no verdict' : 'no order explains the history'
-          )
-        return
+      try {
+        await check(io, urls, { numRuns, seed, sequences: options.sequences === true, clients, operations, maxCommands, only })
+      } catch (e) {
+        // The kit's refusal of the endpoints given, before any request: a usage error.
+        if (e instanceof Error && e.name === 'EndpointsError') throw new CliError(`--endpoints: ${e.message}`)
+        throw e
       }
-      if (options.sequences === true) {
-        const result = await kit.checkSequences({
-          url,
-          ...(numRuns === undefined ? {} : { numRuns }),
-          ...(maxCommands === undefined ? {} : { maxCommands }),
-          ...(seed === undefined ? {} : { seed })
-        })
-        if (result.ok) io.out(`${kit.formatSequences(result)}\n`)
-        else
-          io.out(
-            `${kit.formatSequences(result).replace(/\n*$/, '')}\n${summaryLine(result.runs, result.kind === 'disagreement' ? 1 : 0, 'sequences', result.kind === 'transport' ? 1 : 0)}\n`
-          )
-        if (!result.ok) throw new CommandFailed('the server disagrees with the library')
-        return
-      }
-      const result = await kit.checkConformance({
-        send: kit.httpSender(url),
-        ...(numRuns === undefined ? {} : { numRuns }),
-        ...(seed === undefined ? {} : { seed })
-      })
-      if (!result.ok) io.out(`${kit.formatDisagreement(result).replace(/\n*$/, '')}\n`)
-      io.out(
-        `${summaryLine(result.runs, result.ok || result.kind === 'transport' ? 0 : 1, 'scenarios', !result.ok && result.kind === 'transport' ? 1 : 0)}\n`
-      )
-      if (!result.ok) throw new CommandFailed('the server disagrees with the library')
     })
+
+/** What the command runs, its options read. */
+interface Check {
+  readonly numRuns: number | undefined
+  readonly seed: number | undefined
+  readonly sequences: boolean
+  readonly clients: number | undefined
+  readonly operations: number | undefined
+  readonly maxCommands: number | undefined
+  readonly only: { readonly endpoints?: ReadonlyArray<KitEndpoint> }
+}
+
+/** Runs the check asked for and prints its outcome; a CommandFailed when the server failed it. */
+const check = async (io: Io, urls: ReadonlyArray<string>, options: Check): Promise<void> => {
+  const { numRuns, seed, clients, operations, maxCommands, only } = options
+  const url = urls[0] as string
+  const kit = await import('../conformance')
+  if (clients !== undefined) {
+    const result = await kit.checkHistories({
+      urls,
+      clients,
+      ...only,
+      ...(operations === undefined ? {} : { operations }),
+      ...(seed === undefined ? {} : { seed })
+    })
+    io.out(`${kit.formatHistory(result)}\n`)
+    if (!result.ok)
+      throw new CommandFailed(
+        result.verdict === 'unknown' ? 'the search ran out of time: no verdict' : 'no order explains the history'
+      )
+    return
+  }
+  if (options.sequences) {
+    const result = await kit.checkSequences({
+      url,
+      ...only,
+      ...(numRuns === undefined ? {} : { numRuns }),
+      ...(maxCommands === undefined ? {} : { maxCommands }),
+      ...(seed === undefined ? {} : { seed })
+    })
+    if (result.ok) io.out(`${kit.formatSequences(result)}\n`)
+    else
+      io.out(
+        `${kit.formatSequences(result).replace(/\n*$/, '')}\n${summaryLine(result.runs, result.kind === 'disagreement' ? 1 : 0, 'sequences', result.kind === 'transport' ? 1 : 0)}\n`
+      )
+    if (!result.ok) throw new CommandFailed('the server disagrees with the library')
+    return
+  }
+  const result = await kit.checkConformance({
+    send: kit.httpSender(url),
+    ...only,
+    ...(numRuns === undefined ? {} : { numRuns }),
+    ...(seed === undefined ? {} : { seed })
+  })
+  if (!result.ok) io.out(`${kit.formatDisagreement(result).replace(/\n*$/, '')}\n`)
+  io.out(
+    `${summaryLine(result.runs, result.ok || result.kind === 'transport' ? 0 : 1, 'scenarios', !result.ok && result.kind === 'transport' ? 1 : 0)}\n`
+  )
+  if (!result.ok) throw new CommandFailed('the server disagrees with the library')
+}

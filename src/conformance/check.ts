@@ -5,10 +5,13 @@
  * @since 0.2.0
  */
 import fc from 'fast-check'
-import { type ConformanceEndpoint, type Scenario, scenario } from '../arbitraries/scenario'
+import { type ConformanceEndpoint, conformanceEndpoints, type Scenario, scenario } from '../arbitraries/scenario'
+import { headerOf } from '../http/headers'
 import { compareReplies, type ReceivedReply } from './compare'
+import { EndpointsError, endpointsOf, type KitEndpoint } from './endpoints'
 import { type ExpectedReply, expectedReply } from './expected'
 import { disagreementOf, runParameters } from './run'
+import { type Foreign, foreignIn } from './tenants'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -33,7 +36,8 @@ export type Send = (scenario: Scenario) => Promise<ReceivedReply>
 /**
  * What to check: the server (`send`), how many scenarios (`numRuns`, 200 by default), the seed
  * (random unless given) and, to replay one run, the `path` a disagreement reported; `endpoints`
- * narrows the scenarios to some endpoints.
+ * narrows the scenarios to some endpoints (R-95: names of `kitEndpoints`; those a single scenario
+ * does not check, such as `budget.get`, are left to `checkSequences`).
  *
  * @example
  * import { checkConformance, expectedReply } from 'budget-rules/conformance'
@@ -49,7 +53,7 @@ export interface ConformanceOptions {
   readonly numRuns?: number
   readonly seed?: number
   readonly path?: string
-  readonly endpoints?: ReadonlyArray<ConformanceEndpoint>
+  readonly endpoints?: ReadonlyArray<ConformanceEndpoint | KitEndpoint>
 }
 
 /**
@@ -79,6 +83,8 @@ export type ConformanceResult =
       readonly scenario: Scenario
       readonly expected: ExpectedReply
       readonly actual: ReceivedReply
+      /** What of another company the reply holds or counts (R-94), empty when nothing. */
+      readonly foreign: ReadonlyArray<Foreign>
     }
   | {
       readonly ok: false
@@ -102,6 +108,28 @@ export type ConformanceResult =
  * @since 0.2.0
  */
 export const DEFAULT_RUNS = 200
+
+/** What the server holds for a scenario, by company: the request's company is the seeded one. */
+const holdingsOf = (s: Scenario) => ({
+  company_id: headerOf(s.request.headers, 'company-id')?.trim() ?? '',
+  budget: s.state.budget,
+  records: s.state.records,
+  ...(s.state.others === undefined ? {} : { others: s.state.others })
+})
+
+/**
+ * The scenarios' endpoints among those given: an Error of one line when a name is unknown, or
+ * when none is an endpoint of a single scenario.
+ */
+const scenarioEndpoints = (given: ReadonlyArray<string>): ReadonlyArray<ConformanceEndpoint> => {
+  const known = endpointsOf(given)
+  const chosen = conformanceEndpoints.filter((e) => known.includes(e))
+  if (chosen.length === 0)
+    throw new EndpointsError(
+      `no endpoint of ${known.join(', ')} is one a single scenario checks (${conformanceEndpoints.join(', ')}): checkSequences checks the others`
+    )
+  return chosen
+}
 
 /** Thrown by a run whose replies differ, so that fast-check shrinks it and hands it back. */
 class Disagreement extends Error {
@@ -142,7 +170,8 @@ class Disagreement extends Error {
  * @since 0.2.0
  */
 export const checkConformance = async (options: ConformanceOptions): Promise<ConformanceResult> => {
-  const { send, numRuns = DEFAULT_RUNS, seed, path, endpoints } = options
+  const { send, numRuns = DEFAULT_RUNS, seed, path } = options
+  const endpoints = options.endpoints === undefined ? undefined : scenarioEndpoints(options.endpoints)
   let previous: Scenario | null = null
   let sent = 0
   let failed = false
@@ -161,7 +190,10 @@ export const checkConformance = async (options: ConformanceOptions): Promise<Con
       return
     }
     previous = s
-    if (compareReplies(s.endpoint, expected, actual).length > 0) {
+    if (
+      compareReplies(s.endpoint, expected, actual).length > 0 ||
+      foreignIn(holdingsOf(s), s.request, expected, actual).length > 0
+    ) {
       failed = true
       throw new Disagreement(expected, actual)
     }
@@ -181,6 +213,7 @@ export const checkConformance = async (options: ConformanceOptions): Promise<Con
     path: failedPath,
     scenario: found,
     expected: error.expected,
-    actual: error.actual
+    actual: error.actual,
+    foreign: foreignIn(holdingsOf(found), found.request, error.expected, error.actual)
   }
 }

@@ -14,6 +14,7 @@ import { headerOf } from '../http/headers'
 import { bodyValue, compareReplies } from './compare'
 import { DEFAULT_SEARCH_MS, type Explanation, type Linearization, linearize } from './linearizable'
 import { decideRequest, type KeptReply, type ModelReply, type ServerState } from './model'
+import { checks, EndpointsError, endpointsOf, type KitEndpoint } from './endpoints'
 import { causeCode, putState, whyNoReply } from './http'
 
 // -------------------------------------------------------------------------------------
@@ -73,7 +74,8 @@ export interface History {
  * What to check: the instances (`urls`, one or more, sharing one database), how many clients
  * send at once (8 by default) and how many operations they plan in all (200 by default; retries
  * come on top), the seed of the plan (random unless given), how long a request may take before
- * it counts as unknown (`timeoutMs`, 5 s) and how long the search may take (`searchMs`, 10 s).
+ * it counts as unknown (`timeoutMs`, 5 s) and how long the search may take (`searchMs`, 10 s);
+ * `endpoints` keeps the operations to those a partial server has.
  *
  * @example
  * import { checkHistories } from 'budget-rules/conformance'
@@ -86,6 +88,8 @@ export interface History {
  */
 export interface HistoryOptions {
   readonly urls: ReadonlyArray<string>
+  /** The endpoints the server has (R-95): `budget.top_up`, `budget.withdraw`, `budget.get` (every one unless told). */
+  readonly endpoints?: ReadonlyArray<KitEndpoint>
   readonly clients?: number
   readonly operations?: number
   readonly seed?: number
@@ -246,13 +250,18 @@ const START_BUDGET = {
   balance_cents: 50_000
 } as Budget
 
-/** The state every instance is given: the budget, an admin of c-1 sending everything. */
+/**
+ * The state every instance is given: the budget, an admin of c-1 sending everything, and c-2
+ * beside it (R-94) with a budget b-2 equal to b-1 but for its id and company, which no
+ * operation may move.
+ */
 export const START: ScenarioState = {
   today: '2026-11-22',
   session: { user: { id: 'u-admin', email_verified: true }, memberships: { 'c-1': { role: 'admin', permissions: [] } } },
   budget: START_BUDGET,
   company_member_ids: ['u-admin'],
-  records: []
+  records: [],
+  others: [{ company_id: 'c-2', budget: { ...START_BUDGET, id: 'b-2', company_id: 'c-2' }, records: [] }]
 }
 
 /** What each client plans: its operations, each perhaps sent again (after its reply, or at once on another URL). */
@@ -262,11 +271,21 @@ interface Planned {
   readonly again: 'no' | 'after' | 'racing'
 }
 
-const planned: fc.Arbitrary<Planned> = fc.record({
-  kind: fc.constantFrom<Planned['kind']>('top_up', 'top_up', 'withdraw', 'withdraw', 'withdraw', 'read'),
-  amount: fc.integer({ min: 1, max: 40_000 }),
-  again: fc.constantFrom<Planned['again']>('no', 'no', 'no', 'no', 'no', 'no', 'after', 'racing')
-})
+/** The operations of a history over the endpoints checked: an Error when neither money operation is. */
+const plannedOf = (chosen: ReadonlyArray<KitEndpoint> | undefined): fc.Arbitrary<Planned> => {
+  const kinds = (['top_up', 'top_up', 'withdraw', 'withdraw', 'withdraw', 'read'] as const).filter((k) =>
+    checks(chosen, k === 'read' ? 'budget.get' : k === 'top_up' ? 'budget.top_up' : 'budget.withdraw')
+  )
+  if (!kinds.some((k) => k !== 'read'))
+    throw new EndpointsError(
+      'checkHistories: a history sends money operations, and neither budget.top_up nor budget.withdraw is checked'
+    )
+  return fc.record({
+    kind: fc.constantFrom<Planned['kind']>(...kinds),
+    amount: fc.integer({ min: 1, max: 40_000 }),
+    again: fc.constantFrom<Planned['again']>('no', 'no', 'no', 'no', 'no', 'no', 'after', 'racing')
+  })
+}
 
 /** The request of an operation, as every client sends it. */
 export const requestOf = (kind: HistoryOperation['kind'], amount: number | null, key: string | null): ScenarioRequest => {
@@ -659,7 +678,8 @@ export const checkHistory = (
  * sent again with its key, on the next instance, until one answers (12 attempts at most). The
  * clients go in rounds of 4 operations each, and wait for one another between rounds, so that a
  * failing history can be cut where nothing was under way. Once every client is done, the kit
- * reads the budget. The history is then checked (`checkHistory`).
+ * reads the budget (unless `endpoints` leaves `budget.get` out). The history is then checked
+ * (`checkHistory`). Every instance also holds c-2's budget b-2 (R-94).
  *
  * @example
  * import { checkHistories, formatHistory } from 'budget-rules/conformance'
@@ -678,6 +698,8 @@ export const checkHistories = async (options: HistoryOptions): Promise<HistoryRe
   const total = options.operations ?? DEFAULT_OPERATIONS
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31)
+  const chosen = options.endpoints === undefined ? undefined : endpointsOf(options.endpoints)
+  const planned = plannedOf(chosen)
   const plans = Array.from({ length: clients }, (_, c) => {
     const length = Math.floor(total / clients) + (c < total % clients ? 1 : 0)
     return fc.sample(fc.array(planned, { minLength: length, maxLength: length }), { numRuns: 1, seed: seed + c })[0] ?? []
@@ -785,7 +807,7 @@ export const checkHistories = async (options: HistoryOptions): Promise<HistoryRe
         for (let n = round * ROUND; n < Math.min(plan.length, (round + 1) * ROUND); n++) await send(client, n, plan[n] as Planned)
       })
     )
-  await settle(clients, 'read', null, null, 0, null)
+  if (checks(chosen, 'budget.get')) await settle(clients, 'read', null, null, 0, null)
   const run_ms = now()
   return checkHistory({ state: START, operations }, { run_ms }, options.searchMs ?? DEFAULT_SEARCH_MS)
 }

@@ -9,7 +9,7 @@
  *
  * @since 0.4.0
  */
-import type { ScenarioRequest } from '../arbitraries/scenario'
+import type { OtherCompany, ScenarioRequest } from '../arbitraries/scenario'
 import type { Session } from '../auth/session'
 import { advance } from '../budget/advance'
 import type { Budget } from '../budget/stored'
@@ -55,6 +55,8 @@ export interface ServerState {
   readonly budget: Budget | null
   readonly company_member_ids: ReadonlyArray<string>
   readonly records: ReadonlyArray<Readonly<Record<string, unknown>>>
+  /** The other companies (R-94): their budgets change only by their own members' requests. */
+  readonly others?: ReadonlyArray<OtherCompany>
   /** The replies kept for Idempotency-Keys, by key. */
   readonly kept: ReadonlyMap<string, KeptReply>
 }
@@ -73,6 +75,7 @@ export type SequenceEndpoint =
   | 'budget.read'
   | 'index.budgets'
   | 'index.bank_transactions'
+  | 'index.decisions'
 
 // -------------------------------------------------------------------------------------
 // routes
@@ -92,6 +95,7 @@ export const routeOf = (
   const bare = path.split('?')[0] as string
   if (method === 'GET' && bare === endpoints.budgets.path) return { endpoint: 'index.budgets', id: null }
   if (method === 'GET' && bare === endpoints.bankTransactions.path) return { endpoint: 'index.bank_transactions', id: null }
+  if (method === 'GET' && bare === endpoints.decisions.path) return { endpoint: 'index.decisions', id: null }
   const found = BUDGET_PATH.exec(bare)
   if (found === null) return null
   const id = decodeURIComponent(found[1] as string)
@@ -133,14 +137,34 @@ const problemReply = (status: number, body: unknown): ExpectedReply => ({
   reasons: []
 })
 
-/** The library's reply to a request on the state, without Idempotency-Keys, and the budget it leaves stored. */
+/** Every budget the server holds: the caller's company's, then the other companies'. */
+const budgetsOf = (state: ServerState): ReadonlyArray<Budget> =>
+  [state.budget, ...(state.others ?? []).map((o) => o.budget)].filter((b): b is Budget => b !== null)
+
+/** The state with `saved` stored in place of the budget of its id (the caller's company's, or another's). */
+const storing = (state: ServerState, saved: Budget): ServerState =>
+  state.budget !== null && state.budget.id === saved.id
+    ? { ...state, budget: saved }
+    : { ...state, others: (state.others ?? []).map((o) => (o.budget?.id === saved.id ? { ...o, budget: saved } : o)) }
+
+/** The bank transactions of a company: another company's own, else the seeded company's. */
+const recordsOf = (state: ServerState, company: string | undefined): ServerState['records'] =>
+  (state.others ?? []).find((o) => o.company_id === company)?.records ?? state.records
+
+/**
+ * The library's reply to a request on the state, without Idempotency-Keys, and the state it
+ * leaves. The budget of the path is looked up by its id among every company's (ids are unique
+ * across companies): the facades answer another company's as none (row 5). A page of the
+ * decision records is the library's refusal, or a 200 whose records the model does not hold
+ * (only their company is checked: `foreignIn`).
+ */
 const decide = (
   state: ServerState,
   endpoint: SequenceEndpoint,
   id: string | null,
   request: ScenarioRequest
-): { readonly reply: ExpectedReply; readonly budget: Budget | null } => {
-  const budget = state.budget !== null && state.budget.id === id ? state.budget : null
+): { readonly reply: ExpectedReply; readonly state: ServerState } => {
+  const budget = budgetsOf(state).find((b) => b.id === id) ?? null
   const context = {
     request: { headers: request.headers, ...(request.body === undefined ? {} : { body: request.body }) },
     session: state.session,
@@ -148,9 +172,9 @@ const decide = (
     today: state.today,
     request_id: REQUEST_ID
   }
-  const changed = (r: BudgetReply): { reply: ExpectedReply; budget: Budget | null } => {
+  const changed = (r: BudgetReply): { reply: ExpectedReply; state: ServerState } => {
     const { status, headers, body, reasons } = r
-    return { reply: { status, headers, body, reasons }, budget: r.status === 200 ? r.budget : state.budget }
+    return { reply: { status, headers, body, reasons }, state: r.status === 200 ? storing(state, r.budget) : state }
   }
   const query = request.path.includes('?') ? request.path.slice(request.path.indexOf('?') + 1) : undefined
   const page = (endpoint: (typeof endpoints)[keyof typeof endpoints], records: ReadonlyArray<unknown>) => {
@@ -161,8 +185,9 @@ const decide = (
       records,
       request_id: REQUEST_ID
     })
-    return { reply: { status, headers, body, reasons }, budget: state.budget }
+    return { reply: { status, headers, body, reasons }, state }
   }
+  const company = headerOf(request.headers, 'company-id')
   switch (endpoint) {
     case 'budget.update':
       return changed(respondBudgetUpdate({ ...context, company_member_ids: state.company_member_ids }))
@@ -173,18 +198,19 @@ const decide = (
     case 'budget.amount':
       return changed(respondAmount(context))
     case 'budget.read':
-      return { reply: changed(respondRead(context)).reply, budget: state.budget }
-    case 'index.budgets': {
+      return { reply: changed(respondRead(context)).reply, state }
+    case 'index.budgets':
       // The company's budgets, each brought to today, as the server hands them over.
-      const company = headerOf(request.headers, 'company-id')
-      const records =
-        state.budget !== null && company !== undefined && state.budget.company_id === company
-          ? [advance(state.budget, state.today as CalendarDate)]
-          : []
-      return page(endpoints.budgets, records)
-    }
+      return page(
+        endpoints.budgets,
+        budgetsOf(state)
+          .filter((b) => company !== undefined && b.company_id === company)
+          .map((b) => advance(b, state.today as CalendarDate))
+      )
     case 'index.bank_transactions':
-      return page(endpoints.bankTransactions, state.records)
+      return page(endpoints.bankTransactions, recordsOf(state, company))
+    case 'index.decisions':
+      return page(endpoints.decisions, [])
   }
 }
 
@@ -230,8 +256,8 @@ export const decideRequest = (
   const key = headerOf(request.headers, 'idempotency-key')
   const claims = MONEY.has(route.endpoint) && key !== undefined && state.session.user !== null && hasBearerKey(request.headers)
   if (!claims) {
-    const { reply, budget } = decide(state, route.endpoint, route.id, request)
-    return { reply: { ...reply, replayed: false }, state: budget === state.budget ? state : { ...state, budget } }
+    const decided = decide(state, route.endpoint, route.id, request)
+    return { reply: { ...decided.reply, replayed: false }, state: decided.state }
   }
   if (key === '' || key.length > 255)
     return {
@@ -253,11 +279,12 @@ export const decideRequest = (
           },
           state
         }
-  const { reply, budget } = decide(state, route.endpoint, route.id, request)
+  const decided = decide(state, route.endpoint, route.id, request)
+  const { reply } = decided
   // A 5xx rolls back, the key with it: a retry runs again.
   const keeps = reply.status < 500
   return {
     reply: { ...reply, replayed: false },
-    state: { ...state, budget, kept: keeps ? new Map([...state.kept, [key, { fingerprint, reply }]]) : state.kept }
+    state: { ...decided.state, kept: keeps ? new Map([...state.kept, [key, { fingerprint, reply }]]) : state.kept }
   }
 }

@@ -12,6 +12,7 @@ import { bodyValue, compareReplies, type Difference } from './compare'
 import { routeOf } from './model'
 import type { SequenceResult, StepOutcome } from './sequences'
 import { safeToPrint } from '../text/safe-to-print'
+import { type Foreign, foreignLine } from './tenants'
 
 // -------------------------------------------------------------------------------------
 // utils
@@ -73,8 +74,18 @@ const stateLines = (state: ScenarioState): Array<string> => [
   `  budget: ${JSON.stringify(state.budget)}`,
   `  company_member_ids: ${JSON.stringify(state.company_member_ids)}`,
   `  records: ${state.records.length === 0 ? '[]' : ''}`,
-  ...state.records.map((r) => `    ${JSON.stringify(r)}`)
+  ...state.records.map((r) => `    ${JSON.stringify(r)}`),
+  ...(state.others ?? []).flatMap((o) => [
+    `  other company ${JSON.stringify(o.company_id)}: budget ${JSON.stringify(o.budget)}, records ${o.records.length === 0 ? '[]' : ''}`,
+    ...o.records.map((r) => `    ${JSON.stringify(r)}`)
+  ])
 ]
+
+/** What of another company a reply held or counted (R-94), as lines; none when nothing. */
+const foreignLines = (foreign: ReadonlyArray<Foreign>): Array<string> =>
+  foreign.length === 0
+    ? []
+    : ['', "another company's objects in the reply (tenant isolation, R-94):", ...foreign.map((f) => `  ${foreignLine(f)}`)]
 
 /**
  * A check's result as text. For a disagreement: the endpoint and the runs it took, the request
@@ -125,6 +136,7 @@ export const formatDisagreement = (result: ConformanceResult): string => {
     ...compareReplies(scenario.endpoint, expected, actual)
       .flatMap(describe)
       .map((l) => `  ${l}`),
+    ...foreignLines(result.foreign),
     '',
     `rules of the expected reply: ${expected.reasons.map((r) => r.rule).join(', ')}`,
     `replay: checkConformance({ send, seed: ${result.seed}, path: ${JSON.stringify(result.path)} })`
@@ -230,6 +242,7 @@ export const formatSequences = (result: SequenceResult): string => {
           '',
           'differences:',
           ...result.differences.flatMap(describe).map((l) => `  ${l}`),
+          ...foreignLines(result.foreign),
           '',
           `rules of the expected reply: ${last.expected.reasons.map((r) => r.rule).join(', ') || '(the kept reply of an Idempotency-Key, or the server convention of ADR 0100)'}`,
           `replay: checkSequences({ url, seed: ${result.seed}, path: ${JSON.stringify(result.path)} })`

@@ -3,7 +3,9 @@
  * (`budget-rules/conformance`) sets, before each scenario, what the server holds and who is
  * asking. `PUT /__conformance/state` with `{ state, company_id }` replaces, in one transaction,
  * the budgets, bank transactions and kept Idempotency-Key replies with the scenario's budget and
- * records (the records as bank transactions of `company_id`, the request's company-id), and
+ * records (the records as bank transactions of `company_id`, the request's company-id), and the
+ * other companies of `state.others` (R-94: each `{ company_id, budget, records }`, its budget and
+ * its records as its bank transactions; optional, so a kit of before R-94 still seeds), and
  * remembers the scenario's session, `today` and company member ids, which every request then
  * gets instead of its key's session, the company's date and the stored members.
  *
@@ -96,12 +98,15 @@ const instantText = (where: string, u: unknown): string => {
   return timestamptzText(instant)
 }
 
-/** The rows of the records, or the first reason they do not fit `bank_transactions`. */
-const recordRows = (records: unknown): ReadonlyArray<RecordRow> => {
-  if (!Array.isArray(records)) throw new Unfit(`state.records is ${describeValue(records)}, not an array`)
-  const ids = new Set<string>()
+/**
+ * The rows of the records at `at` (`state.records`, `state.others[0].records`), or the first
+ * reason they do not fit `bank_transactions`; `ids` holds the ids seen so far, of every company
+ * (the table's key is the id alone).
+ */
+const recordRows = (records: unknown, at: string, ids: Set<string>): ReadonlyArray<RecordRow> => {
+  if (!Array.isArray(records)) throw new Unfit(`${at} is ${describeValue(records)}, not an array`)
   return records.map((record: unknown, i): RecordRow => {
-    const where = `state.records[${i}]`
+    const where = `${at}[${i}]`
     if (!isJsonObject(record)) throw new Unfit(`${where} is ${describeValue(record)}, not an object`)
     const keys = Object.keys(record)
     const other = keys.find((k) => !recordFields.includes(k)) ?? recordFields.find((f) => !keys.includes(f))
@@ -140,26 +145,55 @@ const ensureCompany = async (tx: Queryable, id: string): Promise<void> => {
  * Inserts the budget as given, then reads it back: a value PostgreSQL refused, or kept in
  * another form (a number in a text column, a date written otherwise), is a reason to refuse.
  */
-const seedBudget = async (tx: Queryable, budget: Readonly<Record<string, unknown>>): Promise<void> => {
+const seedBudget = async (tx: Queryable, budget: Readonly<Record<string, unknown>>, at: string): Promise<void> => {
   const keys = Object.keys(budget)
   if (keys.length !== budgetFields.length || !budgetFields.every((f) => keys.includes(f)))
-    throw new Unfit(`state.budget has fields ${keys.join(', ')}: the table keeps exactly ${budgetFields.join(', ')}`)
+    throw new Unfit(`${at} has fields ${keys.join(', ')}: the table keeps exactly ${budgetFields.join(', ')}`)
   if (!isText(budget.id) || !isText(budget.company_id))
-    throw new Unfit(
-      `state.budget.id and company_id are ${describeValue(budget.id)} and ${describeValue(budget.company_id)}, not text`
-    )
+    throw new Unfit(`${at}.id and company_id are ${describeValue(budget.id)} and ${describeValue(budget.company_id)}, not text`)
   await ensureCompany(tx, budget.company_id)
   try {
     await insertBudget(tx, budget)
   } catch (e) {
-    throw new Unfit(`state.budget does not fit the budgets table: ${e instanceof Error ? e.message : String(e)}`)
+    throw new Unfit(`${at} does not fit the budgets table: ${e instanceof Error ? e.message : String(e)}`)
   }
   const kept = (await findBudget(tx, budget.id))?.budget as Readonly<Record<string, unknown>> | undefined
   const changed = budgetFields.find((f) => kept === undefined || !Object.is(kept[f], budget[f]))
   if (changed !== undefined)
     throw new Unfit(
-      `state.budget.${changed} is ${describeValue(budget[changed])}, which the budgets table keeps as ${describeValue(kept?.[changed])}`
+      `${at}.${changed} is ${describeValue(budget[changed])}, which the budgets table keeps as ${describeValue(kept?.[changed])}`
     )
+}
+
+/** Another company of the state (R-94): its id, its budget (an object or null) and its records' rows. */
+interface Other {
+  readonly companyId: string
+  readonly budget: Readonly<Record<string, unknown>> | null
+  readonly rows: ReadonlyArray<RecordRow>
+}
+
+/**
+ * The other companies of `state.others` (none when absent: a kit of before R-94), or the first
+ * reason they do not fit: each `{ company_id, budget, records }`, its company not the request's
+ * nor an earlier one's, its budget null or of its company.
+ */
+const othersOf = (others: unknown, companyId: string, ids: Set<string>): ReadonlyArray<Other> => {
+  if (others === undefined) return []
+  if (!Array.isArray(others)) throw new Unfit(`state.others is ${describeValue(others)}, not an array`)
+  const companies = new Set([companyId])
+  return others.map((other: unknown, i): Other => {
+    const at = `state.others[${i}]`
+    if (!isJsonObject(other)) throw new Unfit(`${at} is ${describeValue(other)}, not an object`)
+    const { company_id, budget, records } = other
+    if (!isText(company_id) || company_id === '' || companies.has(company_id))
+      throw new Unfit(`${at}.company_id is ${describeValue(company_id)}, not a company of its own`)
+    companies.add(company_id)
+    if (!(budget === null || isJsonObject(budget)))
+      throw new Unfit(`${at}.budget is ${describeValue(budget)}, not an object or null`)
+    if (budget !== null && budget.company_id !== company_id)
+      throw new Unfit(`${at}.budget.company_id is ${describeValue(budget.company_id)}, not ${describeValue(company_id)}`)
+    return { companyId: company_id, budget, rows: recordRows(records, `${at}.records`, ids) }
+  })
 }
 
 /** Inserts the records as bank transactions of `companyId`, in one statement. */
@@ -216,24 +250,31 @@ export const conformanceHook = (db: Database): ConformanceHook => {
           status: 400,
           error: 'bad_request',
           message:
-            'The body is { state: { today, session, budget, company_member_ids, records }, company_id: string | null }, or { today }'
+            'The body is { state: { today, session, budget, company_member_ids, records, others? }, company_id: string | null }, or { today }'
         }
       const { state } = json
       // The server reads company-id with HTTP's optional whitespace around it dropped.
       const companyId = json.company_id === null ? '' : json.company_id.replace(/^[ \t]+|[ \t]+$/g, '')
       try {
-        const rows = companyId === '' ? [] : recordRows(state.records)
+        const ids = new Set<string>()
+        const rows = companyId === '' ? [] : recordRows(state.records, 'state.records', ids)
         if (companyId !== '' && !isText(companyId))
           throw new Unfit(`company_id is ${describeValue(companyId)}, not text PostgreSQL holds`)
+        const others = othersOf(state.others, companyId, ids)
         await db.transaction(async (tx) => {
           await tx.query('DELETE FROM idempotency_keys')
           await tx.query('DELETE FROM budgets')
           await tx.query('DELETE FROM bank_transactions')
           await ensureKeyOwner(tx)
-          if (isJsonObject(state.budget)) await seedBudget(tx, state.budget)
+          if (isJsonObject(state.budget)) await seedBudget(tx, state.budget, 'state.budget')
           if (companyId !== '') {
             await ensureCompany(tx, companyId)
             await insertRecords(tx, companyId, rows)
+          }
+          for (const [i, other] of others.entries()) {
+            await ensureCompany(tx, other.companyId)
+            if (other.budget !== null) await seedBudget(tx, other.budget, `state.others[${i}].budget`)
+            await insertRecords(tx, other.companyId, other.rows)
           }
         })
       } catch (e) {

@@ -15,6 +15,18 @@
  *   (rather than the base amount a change set for the periods to come).
  * - `count-stale`: GET /v1/budgets counts each filter once after the data is loaded, and keeps
  *   that total in X-Total-Count and Content-Range whatever is written after.
+ *
+ * And one company check removed at a time (issue 37, R-94), each a statement rewritten on its way
+ * to the database:
+ *
+ * - `page-query`: the bank transactions' page statement (its rows and their count) reads every
+ *   company's rows.
+ * - `page-count`: its count alone counts every company's rows (its rows stay the company's).
+ * - `budget-lookup`: GET /v1/budgets/{id} reads the budget by its id alone and takes it to be
+ *   the caller's company's (as a server does that trusts the id of its path): the rules' own
+ *   scope check then sees the caller's company.
+ * - `money-lock`: the budget a change locks (the money operations' `FOR UPDATE`), the same way.
+ * - `decisions-index`: GET /v1/decisions pages and counts every company's decision records.
  */
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -28,10 +40,30 @@ import { type Database, openDatabase, type Queryable } from '../../src/store/dat
 import { migrate } from '../../src/store/migrations'
 import { findBudget, saveBudget } from '../../src/store/store'
 
-export type Defect = 'lost-update' | 'key-race' | 'roll-on-read' | 'amount-kept' | 'count-stale'
+export type Defect =
+  | 'lost-update'
+  | 'key-race'
+  | 'roll-on-read'
+  | 'amount-kept'
+  | 'count-stale'
+  | 'page-query'
+  | 'page-count'
+  | 'budget-lookup'
+  | 'money-lock'
+  | 'decisions-index'
+
+/** The defects that remove a company check (R-94). */
+export const leaks: ReadonlyArray<Defect> = ['page-query', 'page-count', 'budget-lookup', 'money-lock', 'decisions-index']
 
 export interface Planted {
   readonly url: string
+  /** The same server in process, without its socket (as Hono's `app.request` answers). */
+  readonly request: (request: Request) => Promise<Response>
+  /**
+   * Plants a leak (R-94) in the running server, or takes it out (null), and keeps the routes of
+   * a partial server (`has`; every route unless given): one server for many checks.
+   */
+  readonly plant: (leak: Defect | null, has?: (method: string, path: string) => boolean) => void
   readonly database: Database
   readonly close: () => Promise<void>
 }
@@ -66,24 +98,72 @@ const checkThenInsert =
     return there.length > 0 ? [] : query<R>(text, values)
   }
 
+/** A page statement (./page.ts): its count, then its rows aggregated after `json_agg(p) FROM (`. */
+const PAGE_ROWS = 'json_agg(p) FROM ('
+
+/** A company scope of a page query made true of every row (the parameter kept, typed). */
+const unscoped = (part: string): string =>
+  part.replaceAll('"company_id" = $1', '$1::text IS NOT NULL').replaceAll('company_id = $1', '$1::text IS NOT NULL')
+
+/**
+ * The leaks (R-94): a statement whose company check is removed. A budget read or locked by id
+ * alone is taken to be the caller's company's (`$2`, the company the statement was given).
+ */
+const leaking =
+  (planted: () => Defect | null) =>
+  (query: Query): Query =>
+  (text, values) => {
+    const defect = planted()
+    const at = text.indexOf(PAGE_ROWS)
+    const count = at < 0 ? '' : text.slice(0, at)
+    const rows = at < 0 ? '' : text.slice(at)
+    const byIdAlone = (t: string) =>
+      t
+        .replace('b.company_id,', () => '$2::text AS company_id,')
+        .replace('AND b.company_id = $2', () => 'AND $2::text IS NOT NULL')
+    const rewritten =
+      defect === 'page-query' && rows.includes('"bank_transactions"')
+        ? unscoped(text)
+        : defect === 'page-count' && rows.includes('"bank_transactions"')
+          ? unscoped(count) + rows
+          : defect === 'decisions-index' && rows.includes('"decisions"')
+            ? unscoped(text)
+            : defect === 'budget-lookup' && text.endsWith('WHERE b.id = $1 AND b.company_id = $2')
+              ? byIdAlone(text)
+              : defect === 'money-lock' && text.endsWith('FOR UPDATE OF b') && !text.includes('member_ids')
+                ? byIdAlone(text)
+                : text
+    return query(rewritten, values)
+  }
+
 /** The requests a wrapper looks at: method, path, query, and the body of a seeding. */
 const BUDGET_PATH = /^\/v1\/budgets\/([^/]+)$/
 
 /**
  * Starts the server over a fresh database (PGlite in memory, or the PostgreSQL server of
  * `databaseUrl`, migrated), with `defect` planted, or none; `observe` sees each request and its
- * reply (for a test's counters).
+ * reply (for a test's counters); `has` keeps the routes of a partial server.
  */
 export const startPlanted = async (
   defect: Defect | null,
   databaseUrl?: string,
-  observe: (request: Request, reply: Response) => void = () => undefined
+  observe: (request: Request, reply: Response) => void = () => undefined,
+  has: (method: string, path: string) => boolean = () => true
 ): Promise<Planted> => {
   const base = await openDatabase(databaseUrl === undefined ? {} : { databaseUrl })
   await migrate(base)
+  let leak = defect !== null && leaks.includes(defect) ? defect : null
+  let routes = has
   if (defect === 'key-race') await base.query('ALTER TABLE idempotency_keys DROP CONSTRAINT IF EXISTS idempotency_keys_pkey')
   const database =
-    defect === 'lost-update' ? rewritten(base, withoutRowLock) : defect === 'key-race' ? rewritten(base, checkThenInsert) : base
+    defect === 'lost-update'
+      ? rewritten(base, withoutRowLock)
+      : defect === 'key-race'
+        ? rewritten(base, checkThenInsert)
+        : rewritten(
+            base,
+            leaking(() => leak)
+          )
   const app = buildApp({
     database,
     clock: () => new Date(),
@@ -109,6 +189,9 @@ export const startPlanted = async (
 
   const answer = async (request: Request, env: HttpBindings | Http2Bindings): Promise<Response> => {
     const url = new URL(request.url)
+    // A partial server (R-95): the routes it lacks are a 404, as a framework answers them.
+    if (url.pathname !== '/__conformance/state' && !routes(request.method, url.pathname))
+      return Response.json({ error: 'not_found' }, { status: 404 })
     if (request.method === 'PUT' && url.pathname === '/__conformance/state') {
       const body = (await request
         .clone()
@@ -191,6 +274,11 @@ export const startPlanted = async (
   const { port } = server.address() as AddressInfo
   return {
     url: `http://127.0.0.1:${port}`,
+    request: (request) => fetch(request, {} as HttpBindings),
+    plant: (planted, kept = () => true) => {
+      leak = planted
+      routes = kept
+    },
     database: base,
     close: async () => {
       server.closeAllConnections()

@@ -78,13 +78,10 @@ export const leaksExistence: Server = (s) => {
   const r = expectedReply(s)
   const company = companyOf(s)
   const member = company !== undefined && Object.hasOwn(s.state.session.memberships, company)
-  if (
-    s.endpoint.startsWith('budget.') &&
-    r.status === 404 &&
-    member &&
-    s.state.budget !== null &&
-    s.state.budget.company_id !== company
-  )
+  // Another company's budget at the path's id, held beside the caller's.
+  const id = /^\/v1\/budgets\/([^/?]+)/.exec(s.request.path)?.[1]
+  const foreign = s.state.others?.some((o) => o.budget !== null && o.budget.id === id && o.company_id !== company) === true
+  if (s.endpoint.startsWith('budget.') && r.status === 404 && member && foreign)
     return Promise.resolve(wire({ status: 403, headers: r.headers, body: { error: 'forbidden', message: 'Not your budget' } }))
   return faithful(s)
 }

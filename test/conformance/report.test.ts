@@ -69,7 +69,8 @@ describe('formatSequences', () => {
         actual: { status: 404, headers: {}, body: '' }
       }
     ],
-    differences: [{ part: 'status', expected: 200, actual: 404 }]
+    differences: [{ part: 'status', expected: 200, actual: 404 }],
+    foreign: []
   }
 
   it('a disagreement: the state, every step as a curl line with what it got, the last one in full', () => {
@@ -298,7 +299,8 @@ describe('R-126: what a request or a reply held, in a report', () => {
           actual: { status: 200, headers: {}, body: JSON.stringify({ name: `${ATTACK}\u2066` }) }
         }
       ],
-      differences: [{ part: 'body', expected: { name: ATTACK }, actual: { name: `${ATTACK}\u2066` } }]
+      differences: [{ part: 'body', expected: { name: ATTACK }, actual: { name: `${ATTACK}\u2066` } }],
+      foreign: []
     }
     const text = formatSequences(hostile)
     expect(obeyed(text)).toEqual([])

@@ -392,13 +392,13 @@ describe.each(stores)('the conformance hook on $name', (store) => {
         'no state',
         { company_id: 'c-1' },
         400,
-        'The body is { state: { today, session, budget, company_member_ids, records }, company_id: string | null }, or { today }'
+        'The body is { state: { today, session, budget, company_member_ids, records, others? }, company_id: string | null }, or { today }'
       ],
       [
         'today beside other keys',
         { today: TODAY, company_id: 'c-1' },
         400,
-        'The body is { state: { today, session, budget, company_member_ids, records }, company_id: string | null }, or { today }'
+        'The body is { state: { today, session, budget, company_member_ids, records, others? }, company_id: string | null }, or { today }'
       ],
       [
         'records not an array',
