@@ -15,6 +15,7 @@ import { STATUS_CODES } from 'node:http'
 import { lineDiff } from '../conformance/report'
 import type { ComparedReply, DecisionRecord } from '../decisions'
 import { rules } from '../decision/rules'
+import { isErasedBody } from '../decisions/kept-body'
 import { safeToPrint } from '../text/safe-to-print'
 
 /** The words of a rule: its summary in the catalogue, or a note that this version has no such rule. */
@@ -28,6 +29,14 @@ const json = (u: unknown): string => JSON.stringify(u)
 /** The lines of a labelled block: the label on the first, the others under it. */
 const block = (label: string, lines: ReadonlyArray<string>): Array<string> =>
   (lines.length === 0 ? ['none'] : lines).map((line, i) => `${(i === 0 ? label : '').padEnd(9)}${line}`)
+
+/** The request body as the record keeps it: its text, or what was kept of a body it erased (R-124). */
+const bodyLines = (body: unknown): Array<string> =>
+  typeof body === 'string'
+    ? [body]
+    : isErasedBody(body)
+      ? [`a body of ${body.bytes} bytes, not kept (sha256 ${body.sha256})`]
+      : []
 
 /**
  * A record in words, as `budget-rules decisions show` prints it.
@@ -55,7 +64,7 @@ export const recordText = (r: DecisionRecord): string => {
   return [
     `request  ${r.request_id} at ${r.at} (${r.endpoint}, budget-rules ${r.library_version})`,
     `who      ${r.actor_id ?? 'no user'}, key ${r.key_id ?? 'none'}, company ${r.company_id ?? 'none'}`,
-    ...block('asked', [`${r.method} ${r.path}`, ...(typeof body === 'string' ? [body] : [])]),
+    ...block('asked', [`${r.method} ${r.path}`, ...bodyLines(body)]),
     ...block('replied', [statusLine(r.status), ...(r.reply.body === null ? [] : [json(r.reply.body)])]),
     ...(r.replay_of === null ? [] : [`replays  the reply to ${r.replay_of} (Idempotency-Key ${r.idempotency_key ?? ''})`]),
     ...block(

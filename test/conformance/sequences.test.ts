@@ -74,9 +74,10 @@ const curl = async (line: string): Promise<{ status: number; body: string }> => 
 
 describe('checkSequences against the reference server on PGlite', () => {
   let reference: Planted
+  // A PGlite server starts in seconds, more on two busy cores.
   beforeAll(async () => {
     reference = await startPlanted(null, undefined, count)
-  })
+  }, 60_000)
   afterAll(async () => {
     await reference.close()
   })
@@ -95,7 +96,7 @@ describe('checkSequences against the reference server on PGlite', () => {
     expect(seen.statuses.get('index.budgets')).toContain(200)
     expect(seen.statuses.get('index.bank_transactions')).toContain(200)
     expect(seen.statuses.get('index.budgets')).toContain(400)
-  }, 60_000)
+  }, 180_000)
 })
 
 describe('planted defects only a sequence shows', () => {
@@ -141,7 +142,8 @@ describe('planted defects only a sequence shows', () => {
       } finally {
         await server.close()
       }
-    }, 60_000)
+      // Each sequence seeds two companies and crosses between them: minutes on two busy cores.
+    }, 180_000)
 })
 
 describe('a request without a reply', () => {
