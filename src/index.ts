@@ -18,16 +18,28 @@
  */
 
 // -- facades: a request and the server's data in, the exact reply out
+// (the contexts, the session and the budget as types alone: src/facade/inputs.ts says why)
+export type {
+  BudgetContext,
+  IndexContext,
+  AuthorizeTransactionContext,
+  BankRecipientContext,
+  RoleAssignmentContext,
+  Session,
+  Budget,
+  StoredBudget,
+  StoredBankTransaction,
+  StoredBankRecipient
+} from './facade/inputs'
 export { respondBudget } from './facade/budget-read'
 export { respondBudgetIndex, type BudgetIndexContext } from './facade/budget-index'
 export { respondBudgetUpdate } from './facade/budget-update'
 export { respondTopUp, respondWithdraw, respondAmount } from './facade/money'
-export type { BudgetContext, BudgetReply } from './facade/budget-context'
+export type { BudgetReply } from './facade/budget-context'
 export {
   respondIndex,
   planIndex,
   respondIndexPage,
-  type IndexContext,
   type IndexQueryContext,
   type IndexPageContext,
   type IndexPlan,
@@ -35,24 +47,23 @@ export {
 } from './facade/index-endpoint'
 export type { PageRequest } from './paging/request'
 export { planScope, type ScopeContext, type ScopePlan } from './facade/scope-plan'
-export { respondRoleAssignment, type RoleAssignmentContext, type RoleAssignmentReply } from './facade/role-assignment'
-export {
-  respondAuthorizeTransaction,
-  type AuthorizeTransactionContext,
-  type AuthorizeTransactionReply
-} from './facade/authorize-transaction'
-export { respondBankRecipient, type BankRecipientContext, type BankRecipientReply } from './facade/bank-recipient'
+export { respondRoleAssignment, type RoleAssignmentReply } from './facade/role-assignment'
+export { respondAuthorizeTransaction, type AuthorizeTransactionReply } from './facade/authorize-transaction'
+export { respondBankRecipient, type BankRecipientReply } from './facade/bank-recipient'
 export { respondServiceRefusal, type ServiceRefusalContext } from './facade/service-refusal'
 export type { Reply, ProblemReply } from './reply/reply'
 export type { Reason } from './decision/rules'
-export type { Session, Caller } from './auth/session'
+export type { Caller } from './auth/session'
 export { headerOf, type Headers as HttpHeaders } from './http/headers'
+
+// -- the glue a server writes otherwise: the query a facade takes, the reply as a Web Response
+export { rawQuery, type QuerySource } from './http/raw-query'
+export { toResponse } from './reply/response'
 
 // -- index endpoints
 export { endpoints, defineEndpoint, type Endpoint } from './paging/endpoint'
 
 // -- budgets, for a UI
-export type { Budget } from './budget/stored'
 export { permittedUpdateFields, lockedUpdateFields, type LockRule } from './budget/permissions'
 export { advanceBudget, upcomingPeriods } from './budget/advance'
 

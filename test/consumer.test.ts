@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc')
 
 describe('a TypeScript consumer of the package', () => {
-  it('passes IncomingHttpHeaders and Fetch Headers, and reads reply.budget.name after `reply.status === 200`, without a cast', () => {
+  it('passes IncomingHttpHeaders and Fetch Headers, and reads reply.budget.name after `reply.status === 200`, builds a StoredBudget from plain strings and numbers (R-105), without a cast', () => {
     const run = spawnSync(process.execPath, [tsc, '-p', 'test/consumer', '--pretty', 'false'], {
       cwd: new URL('..', import.meta.url),
       encoding: 'utf8'

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest'
+import { toResponse } from '../../src/reply/response'
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+
+describe('toResponse: a reply as a Web Response (R-106)', () => {
+  it('gives the status, every header and the body as JSON text', async () => {
+    const body = { errors: { name: ['can’t be blank'], amount_cents: ['must be greater than 0'] } }
+    const response = toResponse({
+      status: 422,
+      headers: { 'X-Request-Id': 'req-7', 'Content-Type': JSON_TYPE, 'Retry-After': '3' },
+      body,
+      reasons: [{ rule: 'budget.validation', detail: 'name' }]
+    })
+    expect(response).toBeInstanceOf(Response)
+    expect(response.status).toBe(422)
+    expect([...response.headers]).toEqual([
+      ['content-type', JSON_TYPE],
+      ['retry-after', '3'],
+      ['x-request-id', 'req-7']
+    ])
+    const text = await response.text()
+    expect(text).toBe('{"errors":{"name":["can’t be blank"],"amount_cents":["must be greater than 0"]}}')
+    expect(JSON.parse(text)).toEqual(body)
+  })
+
+  it('gives an empty body for a null body, whatever the status (a 204 takes no body at all)', async () => {
+    for (const status of [204, 401, 403]) {
+      const response = toResponse({ status, headers: { 'X-Request-Id': 'req-1' }, body: null, reasons: [] })
+      expect([response.status, response.body, [...response.headers], await response.text()]).toEqual([
+        status,
+        null,
+        [['x-request-id', 'req-1']],
+        ''
+      ])
+    }
+  })
+
+  it('writes a bare array, a string and zero as JSON, never as an empty body', async () => {
+    const texts = await Promise.all(
+      [[], 'ok', 0, false].map((body) => toResponse({ status: 200, headers: {}, body, reasons: [] }).text())
+    )
+    expect(texts).toEqual(['[]', '"ok"', '0', 'false'])
+  })
+})
