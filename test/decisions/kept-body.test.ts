@@ -56,6 +56,9 @@ describe('sha256Hex and utf8Length', () => {
       4, 4, 6, 6
     ])
     expect(sha256Hex('\udc00')).toBe(nodeSha256('\ufffd'))
+    // The last code point of each width and the first of the next, each written in its own width.
+    for (const text of ['\u007f', '\u0080', '\u07ff', '\u0800', '\uffff', '\u{10000}', 'a\u0080\u0800\u{10000}'])
+      expect(sha256Hex(text), JSON.stringify(text)).toBe(nodeSha256(text))
     expect(sha256Hex('\udbff\udfff')).toBe(nodeSha256('\u{10ffff}'))
   })
 })

@@ -88,15 +88,22 @@ describe('GET /v1/decisions over records in memory (R-125)', () => {
       sortable: ['created_at'],
       readableBy: 'full_rights'
     })
+    // Its `endpoint` field names decisions, or anything else: none of it is narrowed.
     const rows = [
       { id: 'a-1', endpoint: 'recipient.enroll', created_at: '2026-11-22T10:00:00Z' },
-      { id: 'a-2', endpoint: 'budget.get', created_at: '2026-11-22T10:00:01Z' }
+      { id: 'a-2', endpoint: 'budget.get', created_at: '2026-11-22T10:00:01Z' },
+      { id: 'a-3', endpoint: 'GET /v1/budgets', created_at: '2026-11-22T10:00:02Z' }
     ]
-    const reply = index('', rows, audit, { session: session('budgets_manage') })
-    expect([reply.status, reply.body, reply.reasons.find((r) => r.rule === 'page.permission')]).toEqual([
-      200,
-      rows,
-      { rule: 'page.permission', detail: 'member may read' }
-    ])
+    for (const [who, role] of [
+      ['budgets_manage', 'member'],
+      ['admin', 'admin']
+    ] as const) {
+      const reply = index('', rows, audit, { session: session(who) })
+      expect([reply.status, reply.body, reply.reasons.find((r) => r.rule === 'page.permission')], who).toEqual([
+        200,
+        rows,
+        { rule: 'page.permission', detail: `${role} may read` }
+      ])
+    }
   })
 })

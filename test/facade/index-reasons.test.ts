@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { endpoints } from '../api'
-import { session } from '../fixtures'
+import { defineEndpoint } from '../../src/paging/endpoint'
+import { memberPageReasons, session } from '../fixtures'
 import { index, transactions } from '../paging/fixtures'
 
 // Contract section 8: the last steps of an index request, each a rule that names what it did.
@@ -76,5 +77,32 @@ describe('the reasons of an index read only with full rights', () => {
       body: { message: 'Unauthorized (401)' },
       reasons: [...authenticated('u-member', 'member'), { rule: 'page.permission', detail: 'user u-member has no full rights' }]
     })
+  })
+})
+
+// An endpoint readable by members, said so or by default, is read by any member of the company:
+// no permission is asked of them.
+describe('the reasons of an index any member reads', () => {
+  const notes = (readableBy?: 'members') =>
+    defineEndpoint({
+      path: '/v1/notes',
+      fields: { id: { type: 'id' }, created_at: { type: 'instant' } },
+      sortable: ['created_at'],
+      ...(readableBy === undefined ? {} : { readableBy })
+    })
+  const rows = [{ id: 'n-1', created_at: '2026-11-22T10:00:00Z' }]
+
+  it.each([['members' as const], [undefined]])('readableBy %s: a member without permissions reads the page', (readableBy) => {
+    const r = index('', rows, notes(readableBy), { session: session('member') })
+    expect([r.status, r.body, r.reasons]).toEqual([
+      200,
+      rows,
+      [
+        ...memberPageReasons(0, '[0, 25) by created_at asc'),
+        { rule: 'page.records', detail: '1 records, 1 match' },
+        { rule: 'page.slice', detail: '1 records from 0' },
+        { rule: 'page.headers', detail: 'Content-Range 0-0/1' }
+      ]
+    ])
   })
 })
