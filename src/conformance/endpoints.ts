@@ -9,7 +9,30 @@
 import type { DecisionEndpoint } from '../decision/endpoints'
 
 /**
- * An endpoint the kit checks: the scenarios' five, and the reads of sequences and histories.
+ * Every endpoint the kit checks, in the order of the API's operations: the scenarios' five, and
+ * the reads of sequences and histories.
+ *
+ * @example
+ * import { kitEndpoints } from 'budget-rules/conformance'
+ *
+ * kitEndpoints.length //=> 8
+ *
+ * @category constants
+ * @since 0.4.0
+ */
+export const kitEndpoints = [
+  'budget.get',
+  'budget.update',
+  'budget.top_up',
+  'budget.withdraw',
+  'budget.amount',
+  'index.budgets',
+  'index.bank_transactions',
+  'index.decisions'
+] as const satisfies ReadonlyArray<DecisionEndpoint>
+
+/**
+ * An endpoint the kit checks.
  *
  * @example
  * import { kitEndpoints } from 'budget-rules/conformance'
@@ -20,39 +43,7 @@ import type { DecisionEndpoint } from '../decision/endpoints'
  * @category model
  * @since 0.4.0
  */
-export type KitEndpoint = Extract<
-  DecisionEndpoint,
-  | 'budget.get'
-  | 'budget.update'
-  | 'budget.top_up'
-  | 'budget.withdraw'
-  | 'budget.amount'
-  | 'index.budgets'
-  | 'index.bank_transactions'
-  | 'index.decisions'
->
-
-/**
- * Every endpoint the kit checks, in the order of the API's operations.
- *
- * @example
- * import { kitEndpoints } from 'budget-rules/conformance'
- *
- * kitEndpoints.length //=> 8
- *
- * @category constants
- * @since 0.4.0
- */
-export const kitEndpoints: ReadonlyArray<KitEndpoint> = [
-  'budget.get',
-  'budget.update',
-  'budget.top_up',
-  'budget.withdraw',
-  'budget.amount',
-  'index.budgets',
-  'index.bank_transactions',
-  'index.decisions'
-]
+export type KitEndpoint = (typeof kitEndpoints)[number]
 
 /**
  * Options a check cannot run with (an unknown endpoint, none a check sends to): thrown before any
