@@ -15,8 +15,8 @@ import { gzipSync } from 'node:zlib'
 
 const KiB = 1024
 const MiB = 1024 * KiB
-/** The budgets (ADR 0118): round figures a fifth to a quarter above what the package weighed when they were set. */
-const BUDGET = { packed: 1 * MiB, unpacked: 3.5 * MiB, library: 1.5 * MiB }
+/** The budgets (ADR 0118): round figures above what the package weighed when they were set; the tarball's raised once, to the 4 MiB ceiling. */
+const BUDGET = { packed: 1.25 * MiB, unpacked: 4 * MiB, library: 1.5 * MiB }
 
 const pack = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { encoding: 'utf8' })
 if (pack.status !== 0) {
