@@ -279,7 +279,7 @@ const range = (xs: ReadonlyArray<number>, show: (x: number) => string): string =
 }
 
 /**
- * The README's lines: per suite, the library's time, each other contender's time as a multiple
+ * The summary's lines (docs/performance.md, "In brief"): per suite, the library's time, each other contender's time as a multiple
  * of it, and how many goals were met; the same run as the docs' tables.
  */
 export const readmeSection = (results: Results): string => {
@@ -323,7 +323,7 @@ export const writeDocs = (path: string, section: string): void => {
   replaceSection(path, OPEN, CLOSE, section)
 }
 
-/** Replaces the summary between its markers in `path` (README.md). */
+/** Replaces the summary between its markers in `path` (docs/performance.md, under "In brief"). */
 export const writeReadme = (path: string, section: string): void => {
   replaceSection(path, SUMMARY_OPEN, SUMMARY_CLOSE, section)
 }

@@ -32,7 +32,7 @@ import { cases as worst } from './worst.bench'
  * calls, so that a contender's time holds its own collections once, as a wall clock would.
  */
 const suites: ReadonlyArray<() => Promise<ReadonlyArray<Case>>> = [decision, periods, query, index, worst]
-/** The order of the suites in the docs and the README. */
+/** The order of the suites in the docs' tables and summary. */
 const shown = ['decision', 'index', 'worst shapes', 'periods', 'query']
 
 const started = performance.now()
@@ -64,10 +64,10 @@ const results: Results = {
 }
 writeFileSync(new URL('results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`)
 writeDocs(new URL('../docs/performance.md', import.meta.url).pathname, docsSection(results))
-writeReadme(new URL('../README.md', import.meta.url).pathname, readmeSection(results))
+writeReadme(new URL('../docs/performance.md', import.meta.url).pathname, readmeSection(results))
 const missed = timed.flatMap((r) =>
   (r.goals ?? []).filter((g) => !g.met).map((g) => `${r.suite}: ${r.title}: ${g.ratio}× ${g.against} (goal ≤ ${g.atMost}×)`)
 )
 console.log(
-  `\nbench/results.json, docs/performance.md and the README's summary written; goals not met: ${missed.length === 0 ? 'none' : `\n  ${missed.join('\n  ')}`}`
+  `\nbench/results.json, docs/performance.md and its summary written; goals not met: ${missed.length === 0 ? 'none' : `\n  ${missed.join('\n  ')}`}`
 )

@@ -6,10 +6,10 @@ import { describe, expect, it } from 'vitest'
 const run = (file: string) => execFileSync(process.execPath, [file], { encoding: 'utf8', cwd: new URL('..', import.meta.url) })
 
 describe('examples', () => {
-  it('the README shows examples/client.mjs exactly', () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
+  it('docs/client.md shows examples/client.mjs exactly', () => {
+    const guide = readFileSync(new URL('../docs/client.md', import.meta.url), 'utf8')
     const code = readFileSync(new URL('../examples/client.mjs', import.meta.url), 'utf8')
-    expect(readme).toContain(`\`\`\`js\n${code}\`\`\``)
+    expect(guide).toContain(`\`\`\`js\n${code}\`\`\``)
   })
 
   it('the client walk-through runs as written and prints what the service would answer', () => {

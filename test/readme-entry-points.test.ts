@@ -1,5 +1,5 @@
 /**
- * The README's "Layout" names the package's entry points: exactly those of package.json
+ * The README's "Entry points" names the package's entry points: exactly those of package.json
  * `exports` (issue 28: it once said seven while eight shipped), and as many as it says.
  */
 import { readFileSync } from 'node:fs'
@@ -13,8 +13,10 @@ const WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'e
 
 describe("the README's entry points", () => {
   it("are the package's exports, as many as it says", () => {
-    const layout = readme.slice(readme.indexOf('## Layout'))
-    const paragraph = layout.slice(0, layout.indexOf('\n\n', layout.indexOf('entry points')))
+    const from = readme.indexOf('\n## Entry points\n')
+    expect(from).toBeGreaterThanOrEqual(0)
+    const section = readme.slice(from + 1)
+    const paragraph = section.slice(0, section.indexOf('\n## '))
     const named = [...new Set([...paragraph.matchAll(/`(budget-rules(?:\/[a-z-]+)?)`/g)].map((m) => m[1]))].sort()
     const exported = Object.keys(manifest.exports)
       .filter((key) => key !== './package.json')
