@@ -58,7 +58,7 @@ export { headerOf, type Headers as HttpHeaders } from './http/headers'
 
 // -- the glue a server writes otherwise: the query a facade takes, the reply as a Web Response
 export { rawQuery, type QuerySource } from './http/raw-query'
-export { toResponse } from './reply/response'
+export { toResponse } from './http/response'
 
 // -- index endpoints
 export { endpoints, defineEndpoint, type Endpoint } from './paging/endpoint'

@@ -20,6 +20,8 @@
  */
 export type QuerySource = URL | URLSearchParams | string
 
+import { typeError } from '../json/describe'
+
 const fromString = (s: string): string => {
   // A request target's query follows its first `?`; a query string loses one leading `?`.
   if (s.startsWith('/')) {
@@ -48,5 +50,9 @@ const fromString = (s: string): string => {
  * @category utils
  * @since 0.5.0
  */
-export const rawQuery = (source: QuerySource): string =>
-  typeof source === 'string' ? fromString(source) : 'search' in source ? fromString(source.search) : source.toString()
+export const rawQuery = (source: QuerySource): string => {
+  if (typeof source === 'string') return fromString(source)
+  if (source instanceof URL) return fromString(source.search)
+  if (source instanceof URLSearchParams) return source.toString()
+  throw typeError('rawQuery', 'source', source, 'a URL, URLSearchParams or a query string')
+}

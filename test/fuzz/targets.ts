@@ -1155,6 +1155,62 @@ export const buildSpecs = (lib: Lib): ReadonlyMap<string, Spec> => {
       )
     ],
     [
+      'rawQuery',
+      typed(
+        ['source'],
+        queryArb('bankTransactions').chain((q) =>
+          fc
+            .constantFrom<(text: string) => unknown>(
+              (text) => text,
+              (text) => `?${text}`,
+              (text) => `/v1/banking/bank_transactions?${text}`,
+              (text) => new URL(`https://api.example/v1/banking/bank_transactions?${text}`),
+              (text) => new URLSearchParams(text)
+            )
+            .map((form) => [form(q ?? '')])
+        ),
+        {
+          outside: (a) => (typeof a[0] === 'string' || a[0] instanceof URL || a[0] instanceof URLSearchParams ? null : 'source'),
+          check: (r, _, valid) => when(!valid || typeof r === 'string', `did not return a query :: ${describe(r)}`)
+        }
+      )
+    ],
+    [
+      'toResponse',
+      typed(
+        ['reply'],
+        fc
+          .record({
+            status: fc.constantFrom(200, 201, 204, 400, 401, 403, 404, 409, 412, 422, 429, 500, 503),
+            headers: fc.constantFrom(
+              { 'X-Request-Id': 'req-1' },
+              { 'X-Request-Id': 'req-1', 'Content-Type': 'application/json' }
+            ),
+            body: fc.oneof(fc.constant(null), fc.jsonValue({ maxDepth: 2 }))
+          })
+          .map((r) => [r.status === 204 ? { ...r, body: null } : r]),
+        {
+          // Its type as R-19 reads it: an object with an integer status from 200 to 599, headers and a body.
+          outside: (a) => {
+            const r = a[0]
+            try {
+              return isObject(r) &&
+                Number.isInteger(r.status) &&
+                (r.status as number) >= 200 &&
+                (r.status as number) <= 599 &&
+                isObject(r.headers) &&
+                'body' in r
+                ? null
+                : 'reply'
+            } catch {
+              return 'reply'
+            }
+          },
+          check: (r, _, valid) => when(!valid || r instanceof Response, `did not return a Response :: ${describe(r)}`)
+        }
+      )
+    ],
+    [
       'nextWindow',
       typed(
         ['window', 'received'],

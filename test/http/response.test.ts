@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { toResponse } from '../../src/reply/response'
+import { toResponse } from '../../src/http/response'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
