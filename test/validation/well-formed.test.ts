@@ -271,7 +271,7 @@ const facades = {
 
 describe('for any body with a lone surrogate in it', () => {
   it('every facade that reads a body refuses it, 400 or 422, never a 2xx', () => {
-    const seen = { 400: 0, 422: 0, spoiled: 0 }
+    const seen = { 400: 0, 422: 0, spoiled: 0, made: 0 }
     fc.assert(
       fc.property(
         fc.constantFrom(...(Object.keys(facades) as Array<keyof typeof facades>)),
@@ -284,6 +284,7 @@ describe('for any body with a lone surrogate in it', () => {
           // The valid body, with more fields (each at most beside what the facade reads) mixed in.
           const json = spoil({ ...extra, ...structuredClone(valid) }, at, offset, lone)
           const body = JSON.stringify(json)
+          seen.made++
           // By construction, the body's text holds a lone surrogate, escaped as JSON writes it.
           if (/\\u[dD][89a-fA-F][0-9a-fA-F]{2}/.test(body)) seen.spoiled++
           const r = respond(body)
@@ -294,7 +295,8 @@ describe('for any body with a lone surrogate in it', () => {
       ),
       { numRuns: runs(500) }
     )
-    expect(seen.spoiled).toBe(runs(500))
-    expect(Math.min(seen[400], seen[422])).toBeGreaterThan(runs(500) / 10)
+    // Shares of the runs made, not of those asked for: under Stryker a property makes fewer.
+    expect(seen.spoiled).toBe(seen.made)
+    expect(Math.min(seen[400], seen[422])).toBeGreaterThan(seen.made / 10)
   })
 })
