@@ -126,6 +126,12 @@ describe('money operations: no text field, so a lone surrogate anywhere is the b
       ]
     })
   })
+  // No path of a money body is judged: the key beside amount_cents may spell anything, a phrase
+  // with spaces, a wildcard, the empty key, and its lone surrogate is still the body's.
+  it.each(['Stryker was here', '*', '', 'amount_cents.note'])('a lone surrogate under the key %j: 400', (key) => {
+    const r = respondTopUp(patch('admin', JSON.stringify({ amount_cents: 500, [key]: 'Z\udbff' })))
+    expect([r.status, r.body]).toStrictEqual([400, { error: 'bad_request', message: BAD_BODY }])
+  })
 })
 
 const VALID_RECIPIENT = { rut: '12.345.678-5', account_number: '0012-3456', bank_id: 'bank-2', name: 'Ana Pérez' }
