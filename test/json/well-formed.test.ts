@@ -59,7 +59,8 @@ describe('isWellFormedText', () => {
       ),
       { numRuns: runs(500) }
     )
-    expect(Math.min(seen.ill, seen.well)).toBeGreaterThan(runs(500) / 5)
+    // A share of the runs made, not of those asked for: under Stryker a property makes fewer.
+    expect(Math.min(seen.ill, seen.well)).toBeGreaterThan((seen.ill + seen.well) / 5)
   })
 })
 

@@ -129,8 +129,10 @@ const strings = (u: unknown): Array<string> =>
 describe('decisions show, for any record', () => {
   it('prints no byte below 0x20 but newline, and no bidi control', () => {
     let hostileRecords = 0
+    let made = 0
     fc.assert(
       fc.property(record, (r) => {
+        made++
         if (strings(r).some(holdsObeyed)) hostileRecords++
         const bytes = Buffer.from(recordText(r), 'utf8')
         expect(bytes.filter((b) => b < 0x20 && b !== 0x0a)).toHaveLength(0)
@@ -140,6 +142,7 @@ describe('decisions show, for any record', () => {
       }),
       { numRuns: runs(300) }
     )
-    expect(hostileRecords).toBeGreaterThan(runs(300) * 0.9)
+    // A share of the runs made, not of those asked for: under Stryker a property makes fewer.
+    expect(hostileRecords).toBeGreaterThan(made * 0.9)
   })
 })
