@@ -128,6 +128,39 @@ export const memberPageReasons = (parameters: number, window: string, filters = 
   { rule: 'page.size', detail: `${size} records at most` }
 ]
 
+/** Contract section 4 and the budget's rules an admin's request on b-1 passes before its body. */
+export const adminOnBudget = [
+  { rule: 'auth.bearer', detail: 'key of user u-admin' },
+  { rule: 'auth.email_verified', detail: 'email verified' },
+  { rule: 'auth.company_header', detail: 'company c-1' },
+  { rule: 'auth.membership', detail: 'role admin' },
+  { rule: 'budget.scope', detail: 'budget b-1' },
+  { rule: 'budget.stored', detail: 'the stored budget is consistent' },
+  { rule: 'budget.advance', detail: 'nothing to roll forward' }
+]
+
+/** The reasons of an admin's update of b-1 whose `budget` holds `keys` keys, up to the validation. */
+export const adminUpdateUpTo = (keys: number) => [
+  ...adminOnBudget,
+  { rule: 'budget.permission.update', detail: 'full budget rights (role admin)' },
+  { rule: 'budget.body.type', detail: 'a JSON object with a budget object' },
+  { rule: 'budget.body.wrapper', detail: `budget holds ${keys} keys` },
+  { rule: 'budget.permission.manager', detail: 'full budget rights' },
+  { rule: 'budget.permission.recurrence', detail: 'full budget rights' },
+  { rule: 'budget.status.closed', detail: 'status open' }
+]
+
+/** The whole 422 of an admin's update naming `errors` (field and text, in the order sent). */
+export const refusedUpdate = (keys: number, errors: ReadonlyArray<readonly [string, string]>) => ({
+  status: 422,
+  headers: JSON_HEADERS,
+  body: { errors: Object.fromEntries(errors.map(([field, message]) => [field, [message]])) },
+  reasons: [
+    ...adminUpdateUpTo(keys),
+    { rule: 'budget.validation', detail: errors.map(([field, message]) => `${field}: ${message}`).join('; ') }
+  ]
+})
+
 /** The budget a reply gives to persist: the 200's `budget`, else `undefined`. */
 export const budgetOf = (r: BudgetReply): Budget | undefined => (r.status === 200 ? r.budget : undefined)
 

@@ -18,7 +18,7 @@ import {
   respondIndex,
   respondIndexPage
 } from '../api'
-import { budget, headers, JSON_HEADERS, patch, session } from '../fixtures'
+import { adminUpdateUpTo, budget, headers, JSON_HEADERS, patch, refusedUpdate, session } from '../fixtures'
 import { runs } from '../runs'
 
 const NUL_TEXT = 'must not contain the NUL character'
@@ -43,34 +43,6 @@ const text = fc.string({
 // -------------------------------------------------------------------------------------
 // the budget update
 // -------------------------------------------------------------------------------------
-
-/** The reasons of an admin's update of b-1 whose `budget` holds `keys` keys, up to the validation. */
-const adminUpTo = (keys: number) => [
-  { rule: 'auth.bearer', detail: 'key of user u-admin' },
-  { rule: 'auth.email_verified', detail: 'email verified' },
-  { rule: 'auth.company_header', detail: 'company c-1' },
-  { rule: 'auth.membership', detail: 'role admin' },
-  { rule: 'budget.scope', detail: 'budget b-1' },
-  { rule: 'budget.stored', detail: 'the stored budget is consistent' },
-  { rule: 'budget.advance', detail: 'nothing to roll forward' },
-  { rule: 'budget.permission.update', detail: 'full budget rights (role admin)' },
-  { rule: 'budget.body.type', detail: 'a JSON object with a budget object' },
-  { rule: 'budget.body.wrapper', detail: `budget holds ${keys} keys` },
-  { rule: 'budget.permission.manager', detail: 'full budget rights' },
-  { rule: 'budget.permission.recurrence', detail: 'full budget rights' },
-  { rule: 'budget.status.closed', detail: 'status open' }
-]
-
-/** The whole 422 of an admin's update naming `errors` (field and text, in the order sent). */
-const refusedUpdate = (keys: number, errors: ReadonlyArray<readonly [string, string]>) => ({
-  status: 422,
-  headers: JSON_HEADERS,
-  body: { errors: Object.fromEntries(errors.map(([field, message]) => [field, [message]])) },
-  reasons: [
-    ...adminUpTo(keys),
-    { rule: 'budget.validation', detail: errors.map(([field, message]) => `${field}: ${message}`).join('; ') }
-  ]
-})
 
 describe('respondBudgetUpdate: text holding U+0000 is a 422 on its field', () => {
   it.each<[string, string]>([
@@ -121,7 +93,7 @@ describe('respondBudgetUpdate: text holding U+0000 is a 422 on its field', () =>
       body: stored,
       budget: stored,
       reasons: [
-        ...adminUpTo(20),
+        ...adminUpdateUpTo(20),
         { rule: 'budget.validation', detail: 'nothing changes' },
         { rule: 'budget.update', detail: 'no field changes' }
       ]
@@ -138,7 +110,7 @@ describe('respondBudgetUpdate: text holding U+0000 is a 422 on its field', () =>
       body: renamed,
       budget: renamed,
       reasons: [
-        ...adminUpTo(1),
+        ...adminUpdateUpTo(1),
         { rule: 'budget.validation', detail: 'every changed value is valid' },
         { rule: 'budget.update', detail: 'changes name' }
       ]

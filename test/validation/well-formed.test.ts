@@ -18,43 +18,11 @@ import {
   respondWithdraw,
   type RoleAssignmentContext
 } from '../api'
-import { budget, JSON_HEADERS, patch, session } from '../fixtures'
+import { adminOnBudget, budget, JSON_HEADERS, patch, refusedUpdate, session } from '../fixtures'
 import { runs } from '../runs'
 
 const ILL_FORMED = 'must be well-formed Unicode (no lone surrogate)'
 const BAD_BODY = 'The body holds text that is not well-formed Unicode (a lone surrogate)'
-
-/** Contract section 4 and the budget's rules an admin's request on b-1 passes before its body. */
-const adminOnBudget = [
-  { rule: 'auth.bearer', detail: 'key of user u-admin' },
-  { rule: 'auth.email_verified', detail: 'email verified' },
-  { rule: 'auth.company_header', detail: 'company c-1' },
-  { rule: 'auth.membership', detail: 'role admin' },
-  { rule: 'budget.scope', detail: 'budget b-1' },
-  { rule: 'budget.stored', detail: 'the stored budget is consistent' },
-  { rule: 'budget.advance', detail: 'nothing to roll forward' }
-]
-
-/** The reasons of an admin's update of b-1 whose `budget` holds `keys` keys, up to the validation. */
-const updateUpTo = (keys: number) => [
-  ...adminOnBudget,
-  { rule: 'budget.permission.update', detail: 'full budget rights (role admin)' },
-  { rule: 'budget.body.type', detail: 'a JSON object with a budget object' },
-  { rule: 'budget.body.wrapper', detail: `budget holds ${keys} keys` },
-  { rule: 'budget.permission.manager', detail: 'full budget rights' },
-  { rule: 'budget.permission.recurrence', detail: 'full budget rights' },
-  { rule: 'budget.status.closed', detail: 'status open' }
-]
-
-const refusedUpdate = (keys: number, errors: ReadonlyArray<readonly [string, string]>) => ({
-  status: 422,
-  headers: JSON_HEADERS,
-  body: { errors: Object.fromEntries(errors.map(([field, message]) => [field, [message]])) },
-  reasons: [
-    ...updateUpTo(keys),
-    { rule: 'budget.validation', detail: errors.map(([field, message]) => `${field}: ${message}`).join('; ') }
-  ]
-})
 
 const badUpdateBody = {
   status: 400,
