@@ -71,6 +71,8 @@ export interface TimelinePeriod {
  *   in progress goes on, open-ended;
  * - `closing`: the `ends_on` of an open budget, the day it becomes closing.
  *
+ * Changes on the same day come in the order listed here.
+ *
  * @example
  * timelineOf({ budget: { ...budget, ends_on: '2027-01-05' }, today: '2026-11-22', next: 0 }).changes
  * //=> [{ _tag: 'closing', on: '2027-01-05' }]

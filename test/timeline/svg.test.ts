@@ -125,6 +125,22 @@ describe('periodsSvg on the examples', () => {
     ])
   })
 
+  it('highlights a stop and a closing on the same day in that order, at the same x', () => {
+    const stopped = monthly({
+      recurrence_unit: null,
+      recurrence_every: null,
+      base_amount_cents: null,
+      recurrence_starts_on: null,
+      ends_on: '2026-12-18'
+    })
+    const svg = read(periodsSvg({ budget: stopped, today: TODAY, next: 5 }))
+    const x = Math.round((40 + (30 * 720) / 44) * 100) / 100
+    expect(svg.changes.map((c) => [c.change, c.on, c.x])).toEqual([
+      ['stop', '2026-12-18', x],
+      ['closing', '2026-12-18', x]
+    ])
+  })
+
   it('highlights nothing for a budget with nothing pending, and nothing for a closed one', () => {
     expect(read(periodsSvg({ budget: monthly(), today: TODAY, next: 2 })).changes).toEqual([])
     const closed = read(periodsSvg({ budget: monthly({ status: 'closed', ends_on: '2026-11-20' }), today: TODAY, next: 2 }))
@@ -212,9 +228,10 @@ describe('periodsSvg over any budget', () => {
           ...(stops ? [['stop', advanced.period_ends_on as string]] : []),
           ...(advanced.status === 'open' && advanced.ends_on !== null ? [['closing', advanced.ends_on]] : [])
         ]
-        // In date order.
+        // In date order; on one day, the stop before the closing (the order PendingChange lists them).
+        const rank = (p: Array<string>) => `${p[1] as string} ${p[0] === 'stop' ? 0 : 1}`
         expect(svg.changes.map((c) => [c.change, c.on])).toEqual(
-          pending.sort((x, y) => ((x[1] as string) <= (y[1] as string) ? -1 : 1))
+          pending.sort((x, y) => (rank(x) < rank(y) ? -1 : rank(x) > rank(y) ? 1 : 0))
         )
       }),
       { numRuns: runs(150) }
