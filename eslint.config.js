@@ -103,5 +103,29 @@ export default defineConfig(
   {
     files: ['test/**', 'scripts/**', 'bench/**', 'examples/**', '*.ts', '*.js', '*.mjs', ...around.map((f) => `src/${f}/**`)],
     rules: { 'no-restricted-globals': 'off', 'no-restricted-properties': 'off' }
+  },
+  // Local time depends on the process's TZ (the core has no Date at all): everywhere else, tests
+  // included, instants are read and written in UTC, so that only the core's own tests need run
+  // under every time zone (scripts/unit.mjs, ADR 0129).
+  {
+    files: ['**/*.ts', '**/*.tsx', '**/*.mjs', '**/*.js'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'CallExpression > MemberExpression.callee > Identifier.property[name=/^((get|set)(FullYear|Month|Date|Day|Hours|Minutes|Seconds|Milliseconds)|getTimezoneOffset|to(Locale|LocaleDate|LocaleTime|Date|Time)String)$/]',
+          message: 'Local time depends on TZ: read and write instants in UTC (getUTC*, toISOString, Date.UTC).'
+        },
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length>1]",
+          message: 'new Date(year, month, …) reads local time: use Date.UTC.'
+        },
+        {
+          selector: "NewExpression[callee.property.name='DateTimeFormat']:not(:has(Property[key.name='timeZone']))",
+          message: 'Intl.DateTimeFormat without a timeZone formats in local time: name the zone.'
+        }
+      ]
+    }
   }
 )

@@ -234,6 +234,8 @@ const BudgetList = () => (
 /** Today in the browser, or the start of the budget's period when that is later (a budget never moves back). */
 const todayFor = (budget: Budget): string => {
   const now = new Date()
+  // The user's own calendar day, where the browser is: the one place local time is meant.
+  // eslint-disable-next-line no-restricted-syntax
   const local = `${String(now.getFullYear()).padStart(4, '0')}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`
   return local > budget.period_starts_on ? local : budget.period_starts_on
 }

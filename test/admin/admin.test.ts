@@ -203,7 +203,7 @@ describe('admin console', { timeout: 30_000 }, () => {
     await page
       .locator('td.column-amount')
       .first()
-      .filter({ hasText: new RegExp(`^${(expected[0] as number).toLocaleString('en-US')}$`) })
+      .filter({ hasText: new RegExp(`^${new Intl.NumberFormat('en-US').format(expected[0] as number)}$`) })
       .waitFor()
     expect(await amounts()).toEqual(expected)
     expect(page.url()).toMatch(/sort=amount/)

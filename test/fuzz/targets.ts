@@ -312,7 +312,7 @@ const rutArb = (lib: Lib) =>
   fc.nat({ max: 99_999_999 }).chain((n) => {
     const digit = lib.rutCheckDigit
     const check = typeof digit === 'function' ? String((digit as (s: string) => unknown)(String(n))) : '0'
-    return fc.constantFrom(`${n}-${check}`, `${n}${check}`, `${n}-0`, `${n.toLocaleString('es-CL')}-${check}`)
+    return fc.constantFrom(`${n}-${check}`, `${n}${check}`, `${n}-0`, `${new Intl.NumberFormat('es-CL').format(n)}-${check}`)
   })
 
 const roleBodyArb: fc.Arbitrary<string | undefined> = fc.oneof(

@@ -24,7 +24,7 @@ const fnsBoundary = (s: Schedule, k: number): string | null => {
   const n = k * s.every
   const d =
     s.unit === 'day' ? addDays(a, n) : s.unit === 'week' ? addWeeks(a, n) : s.unit === 'month' ? addMonths(a, n) : addYears(a, n)
-  return d.getFullYear() > 9999 ? null : format(d, 'yyyy-MM-dd')
+  return d.getUTCFullYear() > 9999 ? null : format(d, 'yyyy-MM-dd')
 }
 
 /** The largest k whose boundary k + 1 is still within the calendar, counted without the library. */
