@@ -8,7 +8,7 @@
  * library.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -160,6 +160,57 @@ describe('the packed package, installed into an empty project (R-102)', { timeou
       Object.fromEntries(specifiers.map((s) => [s, true]))
     )
   })
+
+  it.each([
+    ['node10', { module: 'commonjs', moduleResolution: 'node10' }],
+    ['node16', { module: 'node16', moduleResolution: 'node16' }],
+    ['bundler', { module: 'esnext', moduleResolution: 'bundler' }]
+  ])(
+    'type-checks every entry point and a StoredBudget built from plain values under moduleResolution %s (R-107, R-105)',
+    async (name, options) => {
+      const dir = join(project, `types-${name}`)
+      mkdirSync(dir)
+      // A user's file: every entry point's types, and the stored budget a server builds from a row.
+      writeFileSync(
+        join(dir, 'user.ts'),
+        [
+          `import { respondBudgetUpdate, type StoredBudget } from 'budget-rules'`,
+          `import { permittedUpdateFields } from 'budget-rules'`,
+          `import { decideUpdate } from 'budget-rules/rules'`,
+          `import { parseErrorResponse } from 'budget-rules/client'`,
+          `import { pageQuery } from 'budget-rules/sql'`,
+          `import type { scenario } from 'budget-rules/arbitraries'`,
+          `import type { checkConformance } from 'budget-rules/conformance'`,
+          `import { openApiDocument } from 'budget-rules/openapi'`,
+          `import type { reactAdminDataProvider } from 'budget-rules/react-admin'`,
+          `import { decisionRecord } from 'budget-rules/decisions'`,
+          `const row = { id: 'b-1', name: 'Travel', created_on: '2026-11-01', balance: 5000 }`,
+          `export const budget: StoredBudget = { id: row.id, company_id: 'c-1', name: row.name, description: null, access: 'everyone', currency: 'CLP', mode: 'funded', manager_id: null, co_manager_id: null, status: 'open', created_on: row.created_on, ends_on: null, recurrence_unit: null, recurrence_every: null, base_amount_cents: null, recurrence_starts_on: null, period_starts_on: row.created_on, period_ends_on: null, period_amount_cents: null, balance_cents: row.balance }`,
+          `export const used = [respondBudgetUpdate, permittedUpdateFields, decideUpdate, parseErrorResponse, pageQuery, openApiDocument, decisionRecord]`,
+          `export type Used = [typeof scenario, typeof checkConformance, typeof reactAdminDataProvider]`,
+          ''
+        ].join('\n')
+      )
+      writeFileSync(
+        join(dir, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            ...options,
+            strict: true,
+            target: 'es2022',
+            lib: ['es2022', 'dom'],
+            noEmit: true,
+            skipLibCheck: true,
+            types: []
+          },
+          files: ['user.ts']
+        })
+      )
+      const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc')
+      const ran = await runIn(dir, process.execPath, [tsc, '-p', '.', '--pretty', 'false'])
+      expect({ code: ran.code, errors: ran.stdout.split('\n').filter((line) => line !== '') }).toEqual({ code: 0, errors: [] })
+    }
+  )
 
   it('answers `npx budget-rules decide`: a manager changing manager_id is refused by row 9', async () => {
     const ran = await inProject('npx', [
