@@ -17,7 +17,7 @@
  *   `budget-rules` (src/index.ts), `budget-rules/<entry>` (src/<entry>.ts or
  *   src/<entry>/index.ts), `fp-ts`, `io-ts` or `fast-check` (named imports); `right` and `left`; and the fixtures below. A
  *   name the example declares itself hides them.
- * - Fixtures (fresh and frozen for each example), as {@link fixtures} spells them: `budget`
+ * - Fixtures (fresh and frozen for each example), as docs/api.md shows them (read from there): `budget`
  *   (b-1 "Team lunch" of company c-1, open, funded with a balance of 20,000 cents, managed by
  *   u-7, monthly from 2025-10-18 at 50,000 cents, the period in progress 2026-11-18..2026-12-18),
  *   `session` (user u-1, email verified, admin of c-1), `headers` (`Authorization: Bearer k`,
@@ -41,39 +41,26 @@ const SRC = join(ROOT, 'src')
 // fixtures
 // -------------------------------------------------------------------------------------
 
-/** The data examples may use without spelling it out; each example gets fresh, frozen copies. */
-export const fixtures = () =>
-  deepFreeze({
-    budget: {
-      id: 'b-1',
-      company_id: 'c-1',
-      name: 'Team lunch',
-      description: null,
-      access: 'everyone',
-      currency: 'CLP',
-      mode: 'funded',
-      manager_id: 'u-7',
-      co_manager_id: null,
-      status: 'open',
-      created_on: '2025-10-18',
-      ends_on: null,
-      recurrence_unit: 'month',
-      recurrence_every: 1,
-      base_amount_cents: 50000,
-      recurrence_starts_on: '2025-10-18',
-      period_starts_on: '2026-11-18',
-      period_ends_on: '2026-12-18',
-      period_amount_cents: 50000,
-      balance_cents: 20000
-    },
-    session: { user: { id: 'u-1', email_verified: true }, memberships: { 'c-1': { role: 'admin', permissions: [] } } },
-    headers: { Authorization: 'Bearer k', 'company-id': 'c-1' },
-    records: [
-      { id: 'tx-1', amount: 1200, status: 'authorized', created_at: '2026-11-20T09:00:00Z', updated_at: '2026-11-20T09:00:00Z' },
-      { id: 'tx-2', amount: 800, status: 'pending', created_at: '2026-11-21T09:00:00Z', updated_at: '2026-11-21T09:00:00Z' },
-      { id: 'tx-3', amount: 4500, status: 'pending', created_at: '2026-11-22T09:00:00Z', updated_at: '2026-11-22T09:00:00Z' }
-    ]
-  })
+/**
+ * The data examples may use without spelling it out, as docs/api.md (the API reference's index
+ * page) shows it to readers: its JSON block, read here so that the page and the runs agree. Each
+ * example gets fresh, frozen copies.
+ */
+export const fixtures = (): Fixtures => deepFreeze(JSON.parse(FIXTURES_JSON) as Fixtures)
+
+interface Fixtures {
+  readonly budget: Readonly<Record<string, unknown>>
+  readonly session: Readonly<Record<string, unknown>>
+  readonly headers: Readonly<Record<string, string>>
+  readonly records: ReadonlyArray<Readonly<Record<string, unknown>>>
+}
+
+const FIXTURES_JSON = ((): string => {
+  const page = readFileSync(join(ROOT, 'docs', 'api.md'), 'utf8')
+  const block = /<!-- fixtures -->\n```json\n([\s\S]*?)\n```\n<!-- \/fixtures -->/.exec(page)?.[1]
+  if (block === undefined) throw new Error('docs/api.md holds no fixtures block')
+  return block
+})()
 
 const deepFreeze = <A>(a: A): A => {
   if (typeof a === 'object' && a !== null) {

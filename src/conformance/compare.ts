@@ -30,7 +30,12 @@ import type { SequenceEndpoint } from './model'
  */
 export interface ReceivedReply {
   readonly status: number
-  readonly headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>> | { get(name: string): string | null }
+  readonly headers:
+    | Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
+    | {
+        /** A header's value by name, as Fetch's `Headers.get` reads it (null when absent). */
+        get(name: string): string | null
+      }
   readonly body: unknown
 }
 

@@ -34,7 +34,7 @@ const MIN_BATCH = 1024
 
 /**
  * The `k` smallest items by `cmp`, in order, as a stable sort orders them: one sort of the items
- * when `k` is an eighth of them or more (or not a whole number), else a ranking ({@link ranking})
+ * when `k` is an eighth of them or more (or not a whole number), else a ranking (`ranking`)
  * that sorts the first `k`, then turns away each item that does not come before the last of those
  * kept (one comparison) and sorts and merges the others `k` at a time: about one comparison an
  * item when `k` is small, and never more than n·log2(n) + n.
@@ -131,7 +131,7 @@ const malformed = (index: number, field: string): E.Either<Problem, never> =>
 
 /**
  * The matches a page may still be made of, one slot per match and one array per part of it (no
- * object per match), ranked by {@link compareSlots} (see {@link ranking}).
+ * object per match), ranked by {@link compareSlots} (see `ranking`).
  */
 interface Selection {
   /** The order the matches are ranked in: the sort's, or the other way round to rank from the end. */
@@ -454,8 +454,8 @@ const rankMatches = (
  * One pass over the records, copying none: each record's fields are read once (16 records at a
  * time, so that in a shuffled collection their reads from memory overlap), the filters tested,
  * and the sort key of a match computed once: two numbers for an integer or an instant (read
- * without allocating, see {@link readInstant}), or text. The first `end` matches are ranked
- * ({@link ranking}): once `end` are kept, a match is kept only when it comes before the last of
+ * without allocating, see `readInstant`), or text. The first `end` matches are ranked
+ * (`ranking`): once `end` are kept, a match is kept only when it comes before the last of
  * them (one comparison turns most away), and the kept ones are sorted and merged a batch at a
  * time, never costing more comparisons than sorting the matches whole (R-48), in O(end) memory.
  * A window nearer the end of the collection than its start is ranked from the end.

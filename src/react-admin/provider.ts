@@ -120,8 +120,11 @@ export interface ActionParams {
  * @since 0.3.0
  */
 export type BudgetRulesDataProvider = DataProvider & {
+  /** Authorizes a pending bank transaction: `POST /v1/banking/bank_transactions/{id}/authorize`. */
   readonly authorize: (params: ActionParams) => Promise<{ data: Record<string, unknown> }>
+  /** Tops a budget up by `amount_cents`: `POST /v1/budgets/{id}/top_up`. */
   readonly topUp: (params: ActionParams) => Promise<{ data: Record<string, unknown> }>
+  /** Withdraws `amount_cents` from a budget: `POST /v1/budgets/{id}/withdraw`. */
   readonly withdraw: (params: ActionParams) => Promise<{ data: Record<string, unknown> }>
 }
 
