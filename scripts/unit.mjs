@@ -25,7 +25,7 @@ export const UTC_ONLY = [
   'test/openapi/{client,prism,tools}.test.ts',
   'test/react-admin/server.test.ts',
   'test/embedding/!(readme).test.ts',
-  'test/{consumer,examples,examples-in-docs}.test.ts'
+  'test/{consumer,docs-blocks,examples,examples-in-docs}.test.ts'
 ]
 
 rmSync('reports', { recursive: true, force: true })
