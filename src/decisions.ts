@@ -17,7 +17,7 @@
  *
  * @since 0.4.0
  */
-export { decisionRecord, replayedRecord, DecisionRecord, RecordedReply, Change } from './decisions/record'
+export { decisionRecord, replayedRecord, DecisionRecord, RecordedReply, Change, type DecisionContexts } from './decisions/record'
 export type { FacadeReply, RecordMeta, Unrecordable } from './decisions/record'
 export { replay, type ReplayResult, type ComparedReply } from './decisions/replay'
 export { decideCase, type Decided, type JsonObject } from './decisions/case'

@@ -25,6 +25,12 @@ import type { Reason } from '../decision/rules'
 import { headerOf } from '../http/headers'
 import { describeValue } from '../json/describe'
 import { isJsonObject, sameJson } from '../json/value'
+import type { AuthorizeTransactionContext } from '../facade/authorize-transaction'
+import type { BankRecipientContext } from '../facade/bank-recipient'
+import type { BudgetContext } from '../facade/budget-context'
+import type { BudgetIndexContext } from '../facade/budget-index'
+import type { IndexContext, IndexPageContext, IndexQueryContext } from '../facade/index-endpoint'
+import type { RoleAssignmentContext } from '../facade/role-assignment'
 import { caseOf, indexOf, type JsonObject, type MaskedCase } from './case'
 import { keptBody } from './kept-body'
 import { passedMembership } from './membership'
@@ -113,6 +119,37 @@ export const DecisionRecord = /*#__PURE__*/ t.type(
 // -------------------------------------------------------------------------------------
 // model
 // -------------------------------------------------------------------------------------
+
+/** An index's context: over records in memory, a page from the database, or the query alone. */
+type IndexDecisionContext = IndexContext | IndexPageContext | IndexQueryContext
+
+/**
+ * The context each decision endpoint's facade takes, so that {@link decisionRecord} is given the
+ * context of the endpoint it names: a budget's context recorded as `role.assign`, or an index's
+ * as `budget.update`, does not type-check. (The five budget endpoints share one context, so
+ * their names are not told apart by type; the record's replay tells them apart.)
+ *
+ * @example
+ * const context: DecisionContexts['budget.top_up'] = { request: { headers, body: '{"amount_cents":100}' }, session, budget, today: '2026-11-22', request_id: 'req-1' }
+ * context.today //=> '2026-11-22'
+ *
+ * @category model
+ * @since 0.5.0
+ */
+export interface DecisionContexts {
+  readonly 'budget.get': BudgetContext
+  readonly 'budget.update': BudgetContext
+  readonly 'budget.top_up': BudgetContext
+  readonly 'budget.withdraw': BudgetContext
+  readonly 'budget.amount': BudgetContext
+  readonly 'index.budgets': BudgetIndexContext | IndexDecisionContext
+  readonly 'index.bank_transactions': IndexDecisionContext
+  readonly 'index.companies': IndexDecisionContext
+  readonly 'index.decisions': IndexDecisionContext
+  readonly 'transaction.authorize': AuthorizeTransactionContext
+  readonly 'recipient.enroll': BankRecipientContext
+  readonly 'role.assign': RoleAssignmentContext
+}
 
 /**
  * A decision record (R-120): `request_id`; `at`, the instant of the decision; `company_id` as
@@ -295,9 +332,9 @@ const sessionUser = (session: unknown): string | null => {
  * @category constructors
  * @since 0.4.0
  */
-export const decisionRecord = (
-  endpoint: DecisionEndpoint,
-  context: unknown,
+export const decisionRecord = <E extends DecisionEndpoint>(
+  endpoint: E,
+  context: DecisionContexts[E],
   reply: FacadeReply,
   meta: RecordMeta
 ): E.Either<Unrecordable, DecisionRecord> =>

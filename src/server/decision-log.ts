@@ -9,7 +9,14 @@
  */
 import type { Context } from 'hono'
 import { either as E } from 'fp-ts'
-import { type DecisionEndpoint, decisionRecord, type DecisionRecord, type FacadeReply, replayedRecord } from '../decisions'
+import {
+  type DecisionContexts,
+  type DecisionEndpoint,
+  decisionRecord,
+  type DecisionRecord,
+  type FacadeReply,
+  replayedRecord
+} from '../decisions'
 import { headerOf } from '../index'
 import type { Queryable } from '../store/database'
 import { insertDecision, insertDecisions, MAX_RECORDS_A_STATEMENT, recordInstant } from '../store/decisions'
@@ -29,10 +36,10 @@ export interface DecisionLog {
    * or when the record could not be made: counted by `dropped`); the decision is noted on `c`
    * either way. `resource_id` is the resource the path names, when the case may not name it.
    */
-  readonly decided: (
+  readonly decided: <E extends DecisionEndpoint>(
     c: Context<Env>,
-    endpoint: DecisionEndpoint,
-    context: unknown,
+    endpoint: E,
+    context: DecisionContexts[E],
     reply: FacadeReply,
     resource_id?: string | null
   ) => DecisionRecord | null

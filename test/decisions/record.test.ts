@@ -381,7 +381,12 @@ describe('masking the request', () => {
       request_id: 'r'
     }
     return right(
-      decisionRecord('budget.get', context, respondBudget(context as never), { at: AT, key_id: keyId, method: 'GET', path: '/' })
+      decisionRecord('budget.get', context as never, respondBudget(context as never), {
+        at: AT,
+        key_id: keyId,
+        method: 'GET',
+        path: '/'
+      })
     )
   }
 
@@ -445,7 +450,7 @@ describe('what cannot be kept is refused', () => {
   const reply: FacadeReply = { status: 500, headers: { 'X-Request-Id': 'r' }, body: null, reasons: [] }
   const m = meta('GET', '/v1/budgets/b-1')
   const refused = (context: unknown, endpoint: Parameters<typeof decisionRecord>[0] = 'budget.get', r = reply, mm = m) =>
-    decisionRecord(endpoint, context, r, mm)
+    decisionRecord(endpoint, context as never, r, mm)
   const base = { request: { headers }, session: session('admin'), budget: monthly(), today: '2026-11-22', request_id: 'r' }
 
   it('a value that is not JSON', () => {
@@ -498,7 +503,7 @@ describe('what cannot be kept is refused', () => {
   })
 
   it('a stored object that is no object is kept as the facade saw it', () => {
-    const record = decisionRecord('budget.get', { ...base, budget: 'b-1' }, reply, m)
+    const record = decisionRecord('budget.get', { ...base, budget: 'b-1' } as never, reply, m)
     expect(E.isRight(record) && record.right.case?.budget).toBe('b-1')
   })
 })
@@ -523,8 +528,10 @@ describe('what an embedder may hand decisionRecord, however odd', () => {
 
   it('a page body that is no list, or records that are no objects, kept as they are', () => {
     const context = { request: { headers: {} }, session: null, endpoint: endpoints.companies, request_id: 'r' }
-    expect(right(decisionRecord('index.companies', context, odd(200, { data: 'x' }), at)).reply.body).toEqual({ data: 'x' })
-    expect(right(decisionRecord('index.companies', context, odd(200, [{ id: 'c-1' }, 'c-2']), at)).reply.body).toEqual([
+    expect(right(decisionRecord('index.companies', context as never, odd(200, { data: 'x' }), at)).reply.body).toEqual({
+      data: 'x'
+    })
+    expect(right(decisionRecord('index.companies', context as never, odd(200, [{ id: 'c-1' }, 'c-2']), at)).reply.body).toEqual([
       'c-1',
       null
     ])
@@ -532,15 +539,21 @@ describe('what an embedder may hand decisionRecord, however odd', () => {
 
   it('a 200 without what it changed records no change; a session that is no object, no actor; a request id that is no string, none', () => {
     const context = { request: { headers: {} }, session: 'u-1', budget: null, today: 'x', request_id: 7, user_id: 'u-member' }
-    const update = right(decisionRecord('budget.update', context, odd(200, null), at))
+    const update = right(decisionRecord('budget.update', context as never, odd(200, null), at))
     expect([update.changes, update.actor_id, update.request_id]).toEqual([[], null, ''])
-    expect(right(decisionRecord('role.assign', context, odd(200, 'admin'), at)).changes).toEqual([])
-    expect(right(decisionRecord('role.assign', context, odd(200, {}), at)).changes).toEqual([
+    expect(right(decisionRecord('role.assign', context as never, odd(200, 'admin'), at)).changes).toEqual([])
+    expect(right(decisionRecord('role.assign', context as never, odd(200, {}), at)).changes).toEqual([
       { field: 'role', before: null, after: null }
     ])
     expect(
-      right(decisionRecord('transaction.authorize', { ...context, transaction: null }, odd(200, { status: 'authorized' }), at))
-        .changes
+      right(
+        decisionRecord(
+          'transaction.authorize',
+          { ...context, transaction: null } as never,
+          odd(200, { status: 'authorized' }),
+          at
+        )
+      ).changes
     ).toEqual([{ field: 'status', before: null, after: 'authorized' }])
   })
 
@@ -549,7 +562,7 @@ describe('what an embedder may hand decisionRecord, however odd', () => {
     const budgetContext = { request: { headers: {} }, session: null, budget: null, today: '2026-11-22', request_id: 'r' }
     const list = () => [{ id: 'c-1' }, { id: 'c-2' }]
     const replyOf = (endpoint: Parameters<typeof decisionRecord>[0], context: unknown, status: number, body: unknown) =>
-      right(decisionRecord(endpoint, context, odd(status, body), at)).reply
+      right(decisionRecord(endpoint, context as never, odd(status, body), at)).reply
     expect([
       replyOf('index.companies', indexContext, 200, list()),
       replyOf('index.companies', indexContext, 500, list()),
@@ -585,14 +598,14 @@ describe('what an embedder may hand decisionRecord, however odd', () => {
 
   it('headers that are no object: nothing kept, nothing erased; a thrown value that is no error, named', () => {
     const context = { request: { headers: null }, session: null, budget: null, today: '2026-11-22', request_id: 'r' }
-    expect(right(decisionRecord('budget.get', context, odd(500, null), at)).case?.request).toStrictEqual({ headers: {} })
+    expect(right(decisionRecord('budget.get', context as never, odd(500, null), at)).case?.request).toStrictEqual({ headers: {} })
     const thrower = Object.defineProperty({}, 'request', {
       get: () => {
         // eslint-disable-next-line @typescript-eslint/only-throw-error -- what an embedder's getter may throw
         throw 'gone'
       }
     })
-    expect(decisionRecord('budget.get', thrower, odd(500, null), at)).toStrictEqual(
+    expect(decisionRecord('budget.get', thrower as never, odd(500, null), at)).toStrictEqual(
       E.left({ _tag: 'Unrecordable', detail: 'the context could not be read: "gone"' })
     )
   })
@@ -629,13 +642,13 @@ describe('never an exception, whatever an embedder hands over (found by the fuzz
     })
 
   it('decisionRecord: a reply that is undefined, or whose getter throws, is refused', () => {
-    expect(decisionRecord('budget.get', context, undefined as never, at)).toStrictEqual(
+    expect(decisionRecord('budget.get', context as never, undefined as never, at)).toStrictEqual(
       E.left({
         _tag: 'Unrecordable',
         detail: "the reply or the request line could not be read: Cannot read properties of undefined (reading 'status')"
       })
     )
-    expect(decisionRecord('budget.get', context, throwing('status') as never, at)).toStrictEqual(
+    expect(decisionRecord('budget.get', context as never, throwing('status') as never, at)).toStrictEqual(
       E.left({ _tag: 'Unrecordable', detail: 'the reply or the request line could not be read: status gone' })
     )
   })
@@ -665,7 +678,7 @@ describe('never an exception, whatever an embedder hands over (found by the fuzz
 describe('what each mutation changed, and that a refusal changed nothing (found by mutation testing)', () => {
   const admin = session('admin')
   const recordOf = (endpoint: Parameters<typeof decisionRecord>[0], context: unknown, reply: FacadeReply) =>
-    right(decisionRecord(endpoint, context, reply, meta('POST', '/v1/x')))
+    right(decisionRecord(endpoint, context as never, reply, meta('POST', '/v1/x')))
   /** An admin's request on the monthly budget, today, with `body` if any. */
   const onBudget = (request_id: string, body?: string) => ({
     request: body === undefined ? { headers } : { headers, body },

@@ -35,7 +35,7 @@ import { runs, timeoutFor } from '../runs'
 const AT = '2026-11-22T12:00:00Z'
 
 const recordOf = (endpoint: DecisionEndpoint, context: unknown, reply: Parameters<typeof decisionRecord>[2]): DecisionRecord => {
-  const r = decisionRecord(endpoint, context, reply, { at: AT, key_id: 'kid', method: 'GET', path: '/' })
+  const r = decisionRecord(endpoint, context as never, reply, { at: AT, key_id: 'kid', method: 'GET', path: '/' })
   if (E.isLeft(r)) throw new Error(r.left.detail)
   return r.right
 }

@@ -198,7 +198,7 @@ describe('the log and the metrics of the reference server', () => {
         today: '2026-11-23',
         request_id: 'req-1'
       }
-      const record = log.decided(c, 'budget.get', context, {
+      const record = log.decided(c, 'budget.get', context as never, {
         status: 401,
         headers: {},
         body: null,
@@ -212,7 +212,7 @@ describe('the log and the metrics of the reference server', () => {
     const off = decisionLog({ db: unused, enabled: false, clock: () => NOW, dropped: () => undefined })
     const quiet = new Hono<Env>()
     quiet.get('/', (c) =>
-      c.json({ record: off.decided(c, 'index.companies', {}, { status: 200, headers: {}, body: [], reasons: [] }) })
+      c.json({ record: off.decided(c, 'index.companies', {} as never, { status: 200, headers: {}, body: [], reasons: [] }) })
     )
     expect(await (await quiet.request('/')).json()).toEqual({ record: null })
   })

@@ -7,7 +7,7 @@
  */
 import type { Context, Handler } from 'hono'
 import type { OperationId } from '../../api/routes'
-import type { DecisionEndpoint, FacadeReply } from '../../decisions'
+import type { DecisionContexts, DecisionEndpoint, FacadeReply } from '../../decisions'
 import type { Database } from '../../store/database'
 import type { DecisionLog } from '../decision-log'
 import type { Lookup } from '../lookup'
@@ -24,10 +24,10 @@ export interface RouteDeps {
    * A read's reply: the facade's decision (`context` its input) recorded on its own, then sent.
    * `resource_id` is the resource the path names.
    */
-  readonly answer: (
+  readonly answer: <E extends DecisionEndpoint>(
     c: Context<Env>,
-    endpoint: DecisionEndpoint,
-    context: unknown,
+    endpoint: E,
+    context: DecisionContexts[E],
     reply: FacadeReply,
     resource_id?: string
   ) => Promise<Response>
