@@ -64,4 +64,17 @@ describe('rawQuery: the query a facade takes, from what a framework gives (R-106
     ).toBe('name=a+b&amount%5B%24gte%5D=10')
     expect(rawQuery(new URLSearchParams())).toBe('')
   })
+
+  it('throws a TypeError naming a value of no type it takes (R-19), a JavaScript caller’s undefined among them', () => {
+    const thrown = [undefined, null, 1, { search: '?a=1' }].map((source) => {
+      try {
+        rawQuery(source as never)
+        return 'returned'
+      } catch (e) {
+        return [e instanceof TypeError, (e as Error).message]
+      }
+    })
+    const expected = (value: string) => [true, `rawQuery: source is ${value}, not a URL, URLSearchParams or a query string`]
+    expect(thrown).toEqual([expected('undefined'), expected('null'), expected('1'), expected('an object')])
+  })
 })

@@ -42,4 +42,33 @@ describe('toResponse: a reply as a Web Response (R-106)', () => {
     )
     expect(texts).toEqual(['[]', '"ok"', '0', 'false'])
   })
+
+  it('throws a TypeError naming a reply it cannot send (R-19): no reply, a status outside HTTP’s, a header HTTP cannot carry, a body on a 204', () => {
+    const replies: ReadonlyArray<unknown> = [
+      null,
+      'ok',
+      { status: 200, headers: {} },
+      { status: 199, headers: {}, body: null },
+      { status: 600, headers: {}, body: null },
+      { status: 200.5, headers: {}, body: null },
+      { status: 200, headers: null, body: null },
+      { status: 200, headers: { 'a b': 'c' }, body: null },
+      { status: 200, headers: { a: 'line\nbreak' }, body: null },
+      { status: 204, headers: {}, body: { a: 1 } },
+      { status: 200, headers: {}, body: 1n }
+    ]
+    const thrown = replies.map((reply) => {
+      try {
+        toResponse(reply as never)
+        return 'returned'
+      } catch (e) {
+        return [e instanceof TypeError, (e as Error).message]
+      }
+    })
+    const expected = (value: string) => [
+      true,
+      `toResponse: reply is ${value}, not a reply: a status from 200 to 599, headers of HTTP names and values, a JSON body (null for 204, 205 and 304)`
+    ]
+    expect(thrown).toEqual([expected('null'), expected('"ok"'), ...replies.slice(2).map(() => expected('an object'))])
+  })
 })
