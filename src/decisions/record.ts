@@ -120,9 +120,6 @@ export const DecisionRecord = /*#__PURE__*/ t.type(
 // model
 // -------------------------------------------------------------------------------------
 
-/** An index's context: over records in memory, a page from the database, or the query alone. */
-type IndexDecisionContext = IndexContext | IndexPageContext | IndexQueryContext
-
 /**
  * The context each decision endpoint's facade takes, so that {@link decisionRecord} is given the
  * context of the endpoint it names: a budget's context recorded as `role.assign`, or an index's
@@ -142,10 +139,11 @@ export interface DecisionContexts {
   readonly 'budget.top_up': BudgetContext
   readonly 'budget.withdraw': BudgetContext
   readonly 'budget.amount': BudgetContext
-  readonly 'index.budgets': BudgetIndexContext | IndexDecisionContext
-  readonly 'index.bank_transactions': IndexDecisionContext
-  readonly 'index.companies': IndexDecisionContext
-  readonly 'index.decisions': IndexDecisionContext
+  // An index's context: over records in memory, a page from the database, or the query alone.
+  readonly 'index.budgets': BudgetIndexContext | IndexContext | IndexPageContext | IndexQueryContext
+  readonly 'index.bank_transactions': IndexContext | IndexPageContext | IndexQueryContext
+  readonly 'index.companies': IndexContext | IndexPageContext | IndexQueryContext
+  readonly 'index.decisions': IndexContext | IndexPageContext | IndexQueryContext
   readonly 'transaction.authorize': AuthorizeTransactionContext
   readonly 'recipient.enroll': BankRecipientContext
   readonly 'role.assign': RoleAssignmentContext
