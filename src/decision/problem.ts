@@ -158,15 +158,22 @@ export interface RateLimited extends Refusal<'RateLimited'> {
   readonly retry_after_s: number
 }
 /**
- * 500, `{error: "internal_error", message}`.
+ * 500, `{error: "internal_error", message}`: `message` names what the server passed wrong (the
+ * field, the value and the shape expected, R-106) when the server's input is at fault, else it
+ * is `Internal server error`.
  *
  * @example
  * import { statusAndBody } from 'budget-rules/rules'
  *
- * statusAndBody(internalError('server.input', 'today is not a date'))
+ * statusAndBody(internalError('server.unexpected', 'a getter threw'))
  * //=> { status: 500, body: { error: 'internal_error', message: 'Internal server error' } }
+ * statusAndBody(serverMistake('server.input', 'malformed server input at today', 'today is 20261122, not a date (YYYY-MM-DD)'))
+ * //=> { status: 500, body: { error: 'internal_error', message: 'Internal server error: today is 20261122, not a date (YYYY-MM-DD)' } }
  */
-export type InternalError = Refusal<'InternalError'>
+export interface InternalError extends Refusal<'InternalError'> {
+  /** What the 500 tells the server's developer: the field, value and shape at fault. */
+  readonly mistake?: string
+}
 /**
  * 502, 503 or 504, `{error: "upstream_unavailable", message}`: a banking partner or card issuer failed.
  *
@@ -315,6 +322,24 @@ export const conflict = /*#__PURE__*/ messaged('Conflict')
  * @since 0.1.0
  */
 export const internalError = /*#__PURE__*/ refusal('InternalError')
+/**
+ * An {@link InternalError} the server's own input caused (R-106): `detail` for the log, as
+ * {@link internalError}'s, and `mistake`, the field, value and shape expected, which the 500's
+ * message names so that the developer who wrote the server reads it where they look first.
+ *
+ * @example
+ * serverMistake('page.records', 'record 0 has no valid created_at', 'records[0].created_at is a Date, not an instant as text')
+ * //=> { _tag: 'InternalError', rule: 'page.records', detail: 'record 0 has no valid created_at', mistake: 'records[0].created_at is a Date, not an instant as text' }
+ *
+ * @category constructors
+ * @since 0.5.0
+ */
+export const serverMistake = (rule: RuleId, detail: string, mistake: string): InternalError => ({
+  _tag: 'InternalError',
+  rule,
+  detail,
+  mistake
+})
 /**
  * A {@link Denied} problem.
  *

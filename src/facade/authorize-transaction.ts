@@ -102,7 +102,7 @@ export const AuthorizeTransactionContext = /*#__PURE__*/ t.type(
  *
  * @example
  * respondAuthorizeTransaction({ request: { headers }, session, transaction: { id: 'tx-1', company_id: 'c-1', status: 'declined' }, request_id: 'req-1' }).body
- * //=> { error: 'internal_error', message: 'Internal server error' }
+ * //=> { error: 'internal_error', message: 'Internal server error: transaction.status is "declined", not pending or authorized' }
  *
  * @category model
  * @since 0.1.0
@@ -155,7 +155,13 @@ const readTransaction = (u: object): TransactionRow => {
 }
 
 const malformed = (found: ReadonlyArray<string>) =>
-  fail(problem.internalError('transaction.stored', `malformed stored transaction: ${found.join('; ')}`))
+  fail(
+    problem.serverMistake(
+      'transaction.stored',
+      `malformed stored transaction: ${found.join('; ')}`,
+      found.map((f) => `transaction.${f}`).join('; ')
+    )
+  )
 
 /**
  * Row 5: the transaction exists in the caller's company. Only `company_id` is read for it, so a
@@ -184,7 +190,7 @@ const storedTransaction = (row: TransactionRow): Trail<BankTransaction> => {
   if (readable('status') && v.status !== 'pending' && v.status !== 'authorized')
     found.push(`status is ${describeValue(v.status)}, not pending or authorized`)
   if (readable('amount') && v.amount !== undefined && !Number.isSafeInteger(v.amount))
-    found.push(`amount is ${describeValue(v.amount)}, not an integer`)
+    found.push(`amount is ${describeValue(v.amount)}, not a safe integer`)
   for (const field of ['created_at', 'updated_at'] as const)
     if (readable(field) && v[field] !== undefined && !isInstant(v[field]))
       found.push(`${field} is ${describeValue(v[field])}, not an instant`)

@@ -82,7 +82,7 @@ export const BudgetContext = /*#__PURE__*/ withGuard(
  * // what the server passes in is checked: a malformed `today` is a 500, never a throw
  * respondTopUp({ request: { headers, body: '{"amount_cents":5000}' }, session, budget, today: '22/11/2026', request_id: 'req-1' })
  * //=> { status: 500, headers: { 'X-Request-Id': 'req-1', 'Content-Type': 'application/json; charset=utf-8' },
- * //     body: { error: 'internal_error', message: 'Internal server error' },
+ * //     body: { error: 'internal_error', message: 'Internal server error: today is "22/11/2026", not a date (YYYY-MM-DD)' },
  * //     reasons: [{ rule: 'server.input', detail: 'malformed server input at today' }] }
  *
  * @category model
@@ -142,7 +142,13 @@ const scopeInto = (
   if (row !== null && row.unreadable.includes('company_id'))
     return recordInto(
       reasons,
-      fail(problem.internalError('budget.stored', 'malformed stored budget: company_id could not be read'))
+      fail(
+        problem.serverMistake(
+          'budget.stored',
+          'malformed stored budget: company_id could not be read',
+          'budget.company_id could not be read'
+        )
+      )
     )
   const inScope = recordInto(reasons, budgetInScope(scope.right, row === null ? null : row.values))
   if (E.isLeft(inScope)) return inScope
@@ -150,7 +156,13 @@ const scopeInto = (
   if (E.isLeft(checked))
     return recordInto(
       reasons,
-      fail(problem.internalError('budget.stored', `malformed stored budget: ${checked.left.join('; ')}`))
+      fail(
+        problem.serverMistake(
+          'budget.stored',
+          `malformed stored budget: ${checked.left.join('; ')}`,
+          checked.left.map((found) => `budget.${found}`).join('; ')
+        )
+      )
     )
   reasons.push({ rule: 'budget.stored', detail: 'the stored budget is consistent' })
   const advanced = advance(checked.right, c.today)

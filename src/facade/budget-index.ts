@@ -71,9 +71,10 @@ const checkedBudgets = (
     if (E.isLeft(read)) {
       const id = row.values.id
       return E.left(
-        problem.internalError(
+        problem.serverMistake(
           'budget.stored',
-          `malformed stored budget ${typeof id === 'string' ? id : `at ${i}`}: ${read.left.join('; ')}`
+          `malformed stored budget ${typeof id === 'string' ? id : `at ${i}`}: ${read.left.join('; ')}`,
+          read.left.map((found) => `budgets[${i}].${found}`).join('; ')
         )
       )
     }

@@ -10,6 +10,7 @@ import * as t from 'io-ts'
 import type { Trail } from '../decision/trail'
 import { type AnyReply, problemReply, type ProblemReply, reply, type ReplyOf } from '../reply/reply'
 import * as problem from '../decision/problem'
+import { describeValue } from '../json/describe'
 
 // -------------------------------------------------------------------------------------
 // codecs
@@ -70,6 +71,75 @@ const pathOf = (e: t.ValidationError): string =>
     .filter((k) => k !== '' && !/^\d+$/.test(k))
     .join('.')
 
+/** An error's path as a developer writes it: `records[0].created_at` (a union's branch is no step of it). */
+const placeOf = (e: t.ValidationError): string => {
+  let place = ''
+  for (const [i, { key }] of e.context.entries()) {
+    const within = (e.context[i - 1]?.type as { readonly _tag?: unknown } | undefined)?._tag
+    if (/^\d+$/.test(key)) place += within === 'ArrayType' || within === 'ReadonlyArrayType' ? `[${key}]` : ''
+    else if (key !== '') place += place === '' ? key : `.${key}`
+  }
+  return place
+}
+
+/** The codecs' names a developer reads in other words. */
+const WORDS: Readonly<Record<string, string>> = {
+  string: 'a string',
+  number: 'a number',
+  boolean: 'a boolean',
+  CalendarDate: 'a date (YYYY-MM-DD)',
+  WholeSeconds: 'a whole number of seconds (0 or more)',
+  'Array<string>': 'a list of strings',
+  UnknownArray: 'an array',
+  count: 'a whole number of records (0 or more)'
+}
+
+/** What an error's codec takes: a keyof's keys, a name in words, else the codec's name. */
+const shapeOf = (e: t.ValidationError): string => {
+  const type = e.context[e.context.length - 1]?.type as { readonly _tag?: unknown; readonly keys?: object; readonly name: string }
+  if (type._tag === 'KeyofType' && type.keys !== undefined) return `one of ${Object.keys(type.keys).join(', ')}`
+  return Object.hasOwn(WORDS, type.name) ? (WORDS[type.name] as string) : type.name
+}
+
+/**
+ * A value as the 500's message names it: the request's as its type alone (its headers hold the
+ * caller's key, its body the tenant's data: the message goes back over the wire), any other as
+ * written.
+ */
+const valueAt = (place: string, value: unknown): string =>
+  (place === 'request' || place.startsWith('request.')) && (typeof value === 'string' || typeof value === 'number')
+    ? `a ${typeof value}`
+    : describeValue(value)
+
+/**
+ * R-106: the field, value and shape expected of the first malformed places (five at most), for
+ * the 500's message. A union tried each branch: a place some branch reached deeper is left for
+ * the deeper one, and the shapes its branches expected at one place are named together (`502 or
+ * 503 or 504`). A codec that says what is wrong itself (the headers') does so in its own words.
+ */
+const mistakeOf = (errors: t.Errors): string => {
+  const found = errors.map((e) => ({ place: placeOf(e), e }))
+  const deeper = (place: string) =>
+    found.some((f) => f.place.length > place.length && (f.place.startsWith(`${place}.`) || f.place.startsWith(`${place}[`)))
+  const byPlace = new Map<string, { readonly e: t.ValidationError; readonly shapes: Array<string> }>()
+  for (const { place, e } of found) {
+    if (place !== '' && deeper(place)) continue
+    const at = byPlace.get(place) ?? { e, shapes: [] }
+    if (!at.shapes.includes(shapeOf(e))) at.shapes.push(shapeOf(e))
+    byPlace.set(place, at)
+  }
+  return [...byPlace]
+    .slice(0, 5)
+    .map(([place, { e, shapes }]) => {
+      // The whole context: an object, not the codec's name of every field it holds.
+      if (place === '') return `the context is ${describeValue(e.value)}, not an object`
+      return e.message === undefined
+        ? `${place} is ${valueAt(place, e.value)}, not ${shapes.join(' or ')}`
+        : `${place}: ${e.message}`
+    })
+    .join('; ')
+}
+
 /**
  * The request id to echo even when the context is malformed.
  */
@@ -102,7 +172,7 @@ export const guarded =
       const decoded = codec.decode(context)
       if (E.isLeft(decoded)) {
         const paths = [...new Set(decoded.left.map(pathOf))].slice(0, 5)
-        const p = problem.internalError('server.input', `malformed server input at ${paths.join(', ')}`)
+        const p = problem.serverMistake('server.input', `malformed server input at ${paths.join(', ')}`, mistakeOf(decoded.left))
         return refuse(problemReply(requestIdOf(context), [{ rule: p.rule, detail: p.detail }])(p))
       }
       return decide(decoded.right)

@@ -434,9 +434,10 @@ export const respondIndexPage: (context: IndexPageContext) => IndexReply = /*#__
             fitsWindow(request.window, c.page.length, c.total)
               ? E.map((page: ReadonlyArray<unknown>) => ({ page, total: c.total }))(plainPage(c.endpoint, c.page))
               : E.left(
-                  problem.internalError(
+                  problem.serverMistake(
                     'server.input',
-                    `a page of ${c.page.length} rows of ${c.total} does not fit the window [${request.window.start}, ${request.window.end})`
+                    `a page of ${c.page.length} rows of ${c.total} does not fit the window [${request.window.start}, ${request.window.end})`,
+                    `page holds ${c.page.length} rows and total is ${c.total}, not a page of the window [${request.window.start}, ${request.window.end}) of that many`
                   )
                 )
           )

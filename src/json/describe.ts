@@ -14,9 +14,18 @@
 
 const MAX_TEXT = 40
 
+/** Whether `u` is a Date (pg's reading of a timestamp, a common mistake where text is due): its tag, read without the Date global; a proxy that throws is none. */
+const isDate = (u: object): boolean => {
+  try {
+    return Object.prototype.toString.call(u) === '[object Date]'
+  } catch {
+    return false
+  }
+}
+
 /**
  * A short description of `u`: numbers as written (`-0`, `NaN`, `Infinity`), strings quoted
- * and cut after 40 characters, anything else by its type.
+ * and cut after 40 characters, a Date as such, anything else by its type.
  *
  * @category utils
  * @since 0.1.0
@@ -33,7 +42,7 @@ export const describeValue = (u: unknown): string => {
     case 'bigint':
       return `${String(u)}n`
     case 'object':
-      return u === null ? 'null' : Array.isArray(u) ? 'an array' : 'an object'
+      return u === null ? 'null' : Array.isArray(u) ? 'an array' : isDate(u) ? 'a Date' : 'an object'
     default:
       return `a ${typeof u}`
   }

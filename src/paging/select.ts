@@ -19,6 +19,7 @@ import { either as E } from 'fp-ts'
 import { instantSlot, readInstant } from '../calendar/instant'
 import * as problem from '../decision/problem'
 import type { Problem } from '../decision/problem'
+import { describeValue } from '../json/describe'
 import { type Endpoint, type FieldType, fieldOf } from './endpoint'
 import { compileRecordTest, type Filter, fieldValue } from './filter'
 import { admit, follows, freeSlot, lastOffered, type Ranking, ranking, rankingInts, settle } from './ranking'
@@ -79,7 +80,7 @@ export const firstK = <T>(items: ReadonlyArray<T>, k: number, cmp: (a: T, b: T) 
  * wrong type is the server's fault (500), as for the fields the query reads.
  */
 const plainRecord =
-  (endpoint: Endpoint, read: ReadonlyArray<string>) =>
+  (endpoint: Endpoint, read: ReadonlyArray<string>, collection: Collection) =>
   (record: object, values: ReadonlyArray<unknown>, index: number): E.Either<Problem, Record<string, unknown>> => {
     const plain: Record<string, unknown> = {}
     for (const [field, type] of Object.entries(endpoint.fields)) {
@@ -87,7 +88,7 @@ const plainRecord =
       const value = slot >= 0 ? values[slot] : (record as Readonly<Record<string, unknown>>)[field]
       if (value === undefined) continue
       // A record of the page holds only JSON values of its fields' types: what the body sends.
-      if (!holdsFieldValue(type, value)) return malformed(index, field)
+      if (!holdsFieldValue(type, value)) return malformed(collection, index, field, value, type)
       Object.defineProperty(plain, field, { value, enumerable: true, writable: true, configurable: true })
     }
     return E.right(plain)
@@ -104,17 +105,17 @@ const plainRecord =
  * plainPage(endpoints.companies, [{ id: 'c-1', name: 'Acme', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z', extra: 1 }])
  * //=> right([{ id: 'c-1', name: 'Acme', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' }])
  * plainPage(endpoints.companies, [{ name: 'Acme' }])
- * //=> left({ _tag: 'InternalError', rule: 'page.records', detail: 'record 0 has no valid id' })
+ * //=> left({ _tag: 'InternalError', rule: 'page.records', detail: 'record 0 has no valid id', mistake: 'page[0].id is undefined, not a string' })
  *
  * @category rules
  * @since 0.2.0
  */
 export const plainPage = (endpoint: Endpoint, rows: ReadonlyArray<unknown>): E.Either<Problem, ReadonlyArray<unknown>> => {
-  const plain = plainRecord(endpoint, ['id'])
+  const plain = plainRecord(endpoint, ['id'], 'page')
   return E.traverseArrayWithIndex((i, row: unknown) => {
-    if (typeof row !== 'object' || row === null || Array.isArray(row)) return malformed(i, 'shape')
+    if (typeof row !== 'object' || row === null || Array.isArray(row)) return malformed('page', i, 'shape', row)
     const id = (row as Readonly<Record<string, unknown>>).id
-    return typeof id === 'string' ? plain(row, [id], i) : malformed(i, 'id')
+    return typeof id === 'string' ? plain(row, [id], i) : malformed('page', i, 'id', id)
   })(rows)
 }
 
@@ -122,8 +123,52 @@ export const plainPage = (endpoint: Endpoint, rows: ReadonlyArray<unknown>): E.E
 const holdsFieldValue = (type: FieldType, value: unknown): boolean =>
   (value === null && type.nullable === true) || type.type === 'json' || fieldValue(type, value) !== null
 
-const malformed = (index: number, field: string): E.Either<Problem, never> =>
-  E.left(problem.internalError('page.records', `record ${index} has no valid ${field}`))
+/** What a field holds, in the words of a 500's message (R-106). */
+const shapeOf = (type: FieldType): string => {
+  const shape =
+    type.type === 'integer'
+      ? 'a safe integer'
+      : type.type === 'instant'
+        ? 'an instant as text (2026-11-22T09:00:00Z)'
+        : type.type === 'enum'
+          ? `one of ${type.values.join(', ')}`
+          : 'a string'
+  return type.nullable === true ? `${shape} or null` : shape
+}
+
+/**
+ * The 500 of a record the server passed malformed: the log names the record and field, the
+ * message (R-106) also the value and what the field holds (`type`; none for the id, a string,
+ * and for the record itself, an object), under the name the caller gave the collection.
+ */
+const malformed = (
+  collection: Collection,
+  index: number,
+  field: string,
+  value: unknown,
+  type?: FieldType
+): E.Either<Problem, never> =>
+  E.left(
+    problem.serverMistake(
+      'page.records',
+      `record ${index} has no valid ${field}`,
+      field === 'shape'
+        ? `${collection}[${index}] is ${describeValue(value)}, not an object`
+        : `${collection}[${index}].${field} is ${describeValue(value)}, not ${type === undefined ? 'a string' : shapeOf(type)}`
+    )
+  )
+
+/** The field of the context a collection came in: `records` (respondIndex's) or `page` (respondIndexPage's). */
+type Collection = 'records' | 'page'
+
+/** `records[i]`, or undefined where reading it throws (a proxy's getter): for a message only. */
+const recordAt = (records: ReadonlyArray<unknown>, i: number): unknown => {
+  try {
+    return records[i]
+  } catch {
+    return undefined
+  }
+}
 
 // -------------------------------------------------------------------------------------
 // selection
@@ -339,15 +384,18 @@ const rankMatches = (
     for (let i = from; i < batchEnd; i++) {
       const j = i - from
       const flags = strings[j] as number
-      if ((flags & 1) === 0) return malformed(i, 'shape')
+      if ((flags & 1) === 0) return malformed('records', i, 'shape', recordAt(records, i))
       const at = j * width
       const id = batchValues[at] as string
       const sortValue = batchValues[at + extraFrom - 1]
-      if ((flags & 2) === 0) return malformed(i, 'id')
+      if ((flags & 2) === 0) return malformed('records', i, 'id', id)
       let keep = true
       for (let f = 0; f < tests.length; f++) {
         const holds = (tests[f] as (u: unknown) => number)(batchValues[at + (testSlots[f] as number)])
-        if (holds < 0) return malformed(i, (filters[f] as Filter).field)
+        if (holds < 0) {
+          const filter = filters[f] as Filter
+          return malformed('records', i, filter.field, batchValues[at + (testSlots[f] as number)], filter.type)
+        }
         keep = keep && holds === 1
       }
       if (!keep) continue
@@ -355,14 +403,16 @@ const rankMatches = (
       let second = 0
       let text = ''
       if (kind === 'instant') {
-        if ((flags & 4) === 0 || !readInstant(sortValue as string, moment)) return malformed(i, sortField)
+        if ((flags & 4) === 0 || !readInstant(sortValue as string, moment))
+          return malformed('records', i, sortField, sortValue, sortType)
         first = direction * moment.seconds
         second = direction * moment.nanos
       } else if (kind === 'integer') {
-        if (typeof sortValue !== 'number' || !Number.isSafeInteger(sortValue)) return malformed(i, sortField)
+        if (typeof sortValue !== 'number' || !Number.isSafeInteger(sortValue))
+          return malformed('records', i, sortField, sortValue, sortType)
         first = direction * sortValue
       } else {
-        if (fieldValue(sortType, sortValue) === null) return malformed(i, sortField)
+        if (fieldValue(sortType, sortValue) === null) return malformed('records', i, sortField, sortValue, sortType)
         text = sortValue as string
       }
       total++
@@ -421,7 +471,7 @@ const rankMatches = (
     }
     if (thrown !== null) throw thrown.error
   }
-  const plain = plainRecord(endpoint, fields)
+  const plain = plainRecord(endpoint, fields, 'records')
   const page: Array<unknown> = []
   const row = (slot: number): E.Either<Problem, unknown> => {
     const v = slotWidth * slot
@@ -467,7 +517,7 @@ const rankMatches = (
  * selectPage(endpoints.bankTransactions, records, [], { field: 'amount', order: 'desc' }, { start: 0, end: 2 })
  * //=> right({ page: [records[2], records[0]], total: 3 })
  * selectPage(endpoints.bankTransactions, [{ id: 7 }], [], { field: 'created_at', order: 'asc' }, { start: 0, end: 2 })
- * //=> left({ _tag: 'InternalError', rule: 'page.records', detail: 'record 0 has no valid id' })
+ * //=> left({ _tag: 'InternalError', rule: 'page.records', detail: 'record 0 has no valid id', mistake: 'records[0].id is 7, not a string' })
  *
  * @category rules
  * @since 0.1.0

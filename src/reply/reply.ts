@@ -240,7 +240,13 @@ export const statusAndBody = (
         headers: { 'Retry-After': String(p.retry_after_s) }
       }
     case 'InternalError':
-      return { status, body: { error: 'internal_error', message: messages.internalError } }
+      return {
+        status,
+        body: {
+          error: 'internal_error',
+          message: p.mistake === undefined ? messages.internalError : `${messages.internalError}: ${p.mistake}`
+        }
+      }
     case 'Upstream':
       return { status, body: { error: 'upstream_unavailable', message: messages.upstream } }
   }

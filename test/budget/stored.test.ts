@@ -12,7 +12,8 @@ const AUTH = [
   { rule: 'auth.membership', detail: 'role member' }
 ]
 
-const INTERNAL_ERROR = { error: 'internal_error', message: 'Internal server error' }
+/** The 500 of a malformed stored budget: its message names what is wrong with it (R-106). */
+const storedError = (problem: string) => ({ error: 'internal_error', message: `Internal server error: budget.${problem}` })
 
 const monthlyRow: BudgetJson = monthly()
 
@@ -70,7 +71,7 @@ describe('a stored budget must be consistent (R-17)', () => {
     expect(r).toStrictEqual({
       status: 500,
       headers: JSON_HEADERS,
-      body: INTERNAL_ERROR,
+      body: storedError(problem),
       reasons: [
         ...AUTH,
         { rule: 'budget.scope', detail: 'budget b-1' },
@@ -143,7 +144,7 @@ describe('the scope check reads only company_id (contract 4 row 5, R-17)', () =>
     expect(r).toStrictEqual({
       status: 500,
       headers: JSON_HEADERS,
-      body: INTERNAL_ERROR,
+      body: storedError('company_id could not be read'),
       reasons: [...AUTH, { rule: 'budget.stored', detail: 'malformed stored budget: company_id could not be read' }]
     })
   })

@@ -239,7 +239,10 @@ describe('the facades read the request headers in every form (R-54)', () => {
     expect(emptyIndex({ authorization: 'Bearer key-1', 'company-id': 'c-1', 'x-n': 5 })).toEqual({
       status: 500,
       headers: JSON_HEADERS,
-      body: { error: 'internal_error', message: 'Internal server error' },
+      body: {
+        error: 'internal_error',
+        message: 'Internal server error: request.headers.x-n: header x-n is not a string or a list of strings'
+      },
       reasons: [{ rule: 'server.input', detail: 'malformed server input at request.headers.x-n' }]
     })
     expect(emptyIndex({ authorization: ['Bearer key-1', 5], 'company-id': 'c-1' }).status).toBe(500)
@@ -296,7 +299,7 @@ describe('a revoked proxy as headers (it throws on every question)', () => {
     expect(emptyIndex(revoked())).toEqual({
       status: 500,
       headers: JSON_HEADERS,
-      body: { error: 'internal_error', message: 'Internal server error' },
+      body: { error: 'internal_error', message: 'Internal server error: request.headers: headers cannot be read' },
       reasons: [{ rule: 'server.input', detail: 'malformed server input at request.headers' }]
     })
     expect(Request.is({ headers: revoked() })).toBe(false)

@@ -23,7 +23,6 @@ const HEADERS = { Authorization: 'Bearer key-1', 'company-id': 'c-1' }
 const NOT_FOUND = { error: 'not_found', message: 'Not found' }
 const GUARD = { message: 'Unauthorized (401)' }
 const CONFLICT = { error: 'conflict', message: 'The transaction is already authorized' }
-const INTERNAL = { error: 'internal_error', message: 'Internal server error' }
 
 const sessionOf = (role: Role, permissions: ReadonlyArray<string> = []) => ({
   user: { id: 'u-caller', email_verified: true },
@@ -203,7 +202,7 @@ describe("respondAuthorizeTransaction: row 5, the transaction in the caller's co
     expect(respondAuthorizeTransaction(context('admin', throwing({ ...PENDING }, 'company_id')))).toEqual({
       status: 500,
       headers: JSON_HEADERS,
-      body: INTERNAL,
+      body: { error: 'internal_error', message: 'Internal server error: transaction.company_id could not be read' },
       reasons: [
         ...authenticated('admin'),
         { rule: 'transaction.stored', detail: 'malformed stored transaction: company_id could not be read' }
@@ -213,43 +212,121 @@ describe("respondAuthorizeTransaction: row 5, the transaction in the caller's co
 })
 
 describe('respondAuthorizeTransaction: row 6, a malformed stored transaction is a 500', () => {
-  it.each<[string, unknown, string]>([
-    ['status declined', { ...PENDING, status: 'declined' }, 'status is "declined", not pending or authorized'],
-    ['status Pending', { ...PENDING, status: 'Pending' }, 'status is "Pending", not pending or authorized'],
-    ['status " pending"', { ...PENDING, status: ' pending' }, 'status is " pending", not pending or authorized'],
-    ['status null', { ...PENDING, status: null }, 'status is null, not pending or authorized'],
-    ['no status', { id: 'tx-1', company_id: 'c-1' }, 'status is undefined, not pending or authorized'],
-    ['id a number', { ...PENDING, id: 7 }, 'id is 7, not a string'],
-    ['no id', { company_id: 'c-1', status: 'pending' }, 'id is undefined, not a string'],
-    ['amount 12.5', { ...PENDING, amount: 12.5 }, 'amount is 12.5, not an integer'],
-    ['amount "1200"', { ...PENDING, amount: '1200' }, 'amount is "1200", not an integer'],
-    ['amount NaN', { ...PENDING, amount: Number.NaN }, 'amount is NaN, not an integer'],
-    ['amount 2^53', { ...PENDING, amount: 2 ** 53 }, 'amount is 9007199254740992, not an integer'],
-    ['amount null', { ...PENDING, amount: null }, 'amount is null, not an integer'],
-    ['created_at a date only', { ...PENDING, created_at: '2026-11-22' }, 'created_at is "2026-11-22", not an instant'],
+  it.each<[string, unknown, string, string]>([
+    [
+      'status declined',
+      { ...PENDING, status: 'declined' },
+      'status is "declined", not pending or authorized',
+      'Internal server error: transaction.status is "declined", not pending or authorized'
+    ],
+    [
+      'status Pending',
+      { ...PENDING, status: 'Pending' },
+      'status is "Pending", not pending or authorized',
+      'Internal server error: transaction.status is "Pending", not pending or authorized'
+    ],
+    [
+      'status " pending"',
+      { ...PENDING, status: ' pending' },
+      'status is " pending", not pending or authorized',
+      'Internal server error: transaction.status is " pending", not pending or authorized'
+    ],
+    [
+      'status null',
+      { ...PENDING, status: null },
+      'status is null, not pending or authorized',
+      'Internal server error: transaction.status is null, not pending or authorized'
+    ],
+    [
+      'no status',
+      { id: 'tx-1', company_id: 'c-1' },
+      'status is undefined, not pending or authorized',
+      'Internal server error: transaction.status is undefined, not pending or authorized'
+    ],
+    ['id a number', { ...PENDING, id: 7 }, 'id is 7, not a string', 'Internal server error: transaction.id is 7, not a string'],
+    [
+      'no id',
+      { company_id: 'c-1', status: 'pending' },
+      'id is undefined, not a string',
+      'Internal server error: transaction.id is undefined, not a string'
+    ],
+    [
+      'amount 12.5',
+      { ...PENDING, amount: 12.5 },
+      'amount is 12.5, not a safe integer',
+      'Internal server error: transaction.amount is 12.5, not a safe integer'
+    ],
+    [
+      'amount "1200"',
+      { ...PENDING, amount: '1200' },
+      'amount is "1200", not a safe integer',
+      'Internal server error: transaction.amount is "1200", not a safe integer'
+    ],
+    [
+      'amount NaN',
+      { ...PENDING, amount: Number.NaN },
+      'amount is NaN, not a safe integer',
+      'Internal server error: transaction.amount is NaN, not a safe integer'
+    ],
+    [
+      'amount 2^53',
+      { ...PENDING, amount: 2 ** 53 },
+      'amount is 9007199254740992, not a safe integer',
+      'Internal server error: transaction.amount is 9007199254740992, not a safe integer'
+    ],
+    [
+      'amount null',
+      { ...PENDING, amount: null },
+      'amount is null, not a safe integer',
+      'Internal server error: transaction.amount is null, not a safe integer'
+    ],
+    [
+      'created_at a date only',
+      { ...PENDING, created_at: '2026-11-22' },
+      'created_at is "2026-11-22", not an instant',
+      'Internal server error: transaction.created_at is "2026-11-22", not an instant'
+    ],
     [
       'created_at without an offset',
       { ...PENDING, created_at: '2026-11-22T10:00:00' },
-      'created_at is "2026-11-22T10:00:00", not an instant'
+      'created_at is "2026-11-22T10:00:00", not an instant',
+      'Internal server error: transaction.created_at is "2026-11-22T10:00:00", not an instant'
     ],
-    ['created_at a Date', { ...PENDING, created_at: new Date(0) }, 'created_at is an object, not an instant'],
+    [
+      'created_at a Date',
+      { ...PENDING, created_at: new Date(0) },
+      'created_at is a Date, not an instant',
+      'Internal server error: transaction.created_at is a Date, not an instant'
+    ],
     [
       'updated_at 31 November',
       { ...PENDING, updated_at: '2026-11-31T10:00:00Z' },
-      'updated_at is "2026-11-31T10:00:00Z", not an instant'
+      'updated_at is "2026-11-31T10:00:00Z", not an instant',
+      'Internal server error: transaction.updated_at is "2026-11-31T10:00:00Z", not an instant'
     ],
     [
       'several at once',
       { ...PENDING, id: null, status: 'declined', amount: -0.5 },
-      'id is null, not a string; status is "declined", not pending or authorized; amount is -0.5, not an integer'
+      'id is null, not a string; status is "declined", not pending or authorized; amount is -0.5, not a safe integer',
+      'Internal server error: transaction.id is null, not a string; transaction.status is "declined", not pending or authorized; transaction.amount is -0.5, not a safe integer'
     ],
-    ['a status getter that throws', throwing({ ...PENDING }, 'status'), 'status could not be read'],
-    ['an amount getter that throws', throwing({ ...PENDING }, 'amount'), 'amount could not be read']
-  ])('%s', (_, transaction, found) => {
+    [
+      'a status getter that throws',
+      throwing({ ...PENDING }, 'status'),
+      'status could not be read',
+      'Internal server error: transaction.status could not be read'
+    ],
+    [
+      'an amount getter that throws',
+      throwing({ ...PENDING }, 'amount'),
+      'amount could not be read',
+      'Internal server error: transaction.amount could not be read'
+    ]
+  ])('%s', (_, transaction, found, message) => {
     expect(respondAuthorizeTransaction(context('admin', transaction))).toEqual({
       status: 500,
       headers: JSON_HEADERS,
-      body: INTERNAL,
+      body: { error: 'internal_error', message },
       reasons: [
         ...authenticated('admin'),
         {
@@ -387,15 +464,26 @@ describe('respondAuthorizeTransaction: row 9, a pending transaction is authorize
 })
 
 describe('respondAuthorizeTransaction: malformed server input is a 500', () => {
-  it.each<[string, unknown, string]>([
-    ['a transaction that is a string', 'tx-1', 'malformed server input at transaction'],
-    ['a transaction that is undefined', undefined, 'malformed server input at transaction'],
-    ['a transaction that is a number', 7, 'malformed server input at transaction']
-  ])('%s', (_, transaction, detail) => {
+  // The message names both shapes the codec takes (R-106).
+  it.each<[string, unknown, string, string]>([
+    [
+      'a transaction that is a string',
+      'tx-1',
+      'malformed server input at transaction',
+      'transaction is "tx-1", not null or object'
+    ],
+    [
+      'a transaction that is undefined',
+      undefined,
+      'malformed server input at transaction',
+      'transaction is undefined, not null or object'
+    ],
+    ['a transaction that is a number', 7, 'malformed server input at transaction', 'transaction is 7, not null or object']
+  ])('%s', (_, transaction, detail, mistake) => {
     expect(respondAuthorizeTransaction(context('admin', transaction))).toEqual({
       status: 500,
       headers: JSON_HEADERS,
-      body: INTERNAL,
+      body: { error: 'internal_error', message: `Internal server error: ${mistake}` },
       reasons: [{ rule: 'server.input', detail }]
     })
   })
@@ -432,8 +520,14 @@ interface Own {
   readonly amount: number | undefined
   readonly created_at: string | undefined
   readonly updated_at: string | undefined
-  /** Values that make it malformed, by field (empty: well formed). */
-  readonly spoilt: Readonly<Partial<Record<Field, unknown>>>
+  /** Values that make it malformed, by field (empty: well formed), each with how the 500's message shows it. */
+  readonly spoilt: Readonly<Partial<Record<Field, Bad>>>
+}
+
+/** A value a field may not hold, and how the 500's message shows it (R-106). */
+interface Bad {
+  readonly value: unknown
+  readonly shown: string
 }
 
 type Looked =
@@ -485,27 +579,79 @@ const instantArb = fc
       `${pad(y, 4)}-${pad(mo)}-${pad(d)}T${pad(h)}:${pad(mi)}:${pad(s)}${fraction === undefined ? '' : `.${fraction}`}${offset}`
   )
 
-/** Values a field may not hold, by field. */
-const badValue: Record<Exclude<Field, 'company_id'>, fc.Arbitrary<unknown>> = {
-  id: fc.oneof(fc.integer(), fc.constant(null), fc.constant(undefined), fc.boolean()),
+/** `value`, shown as `shown`. */
+const bad = (value: unknown, shown: string): Bad => ({ value, shown })
+
+/** Values a field may not hold, by field, each with how the 500's message shows it. */
+const badValue: Record<Exclude<Field, 'company_id'>, fc.Arbitrary<Bad>> = {
+  id: fc.oneof(
+    fc.integer().map((n) => bad(n, `${n}`)),
+    fc.constant(bad(null, 'null')),
+    fc.constant(bad(undefined, 'undefined')),
+    fc.constantFrom(bad(true, 'true'), bad(false, 'false'))
+  ),
   status: fc.oneof(
-    fc.constantFrom('declined', 'rejected', 'Pending', 'AUTHORIZED', ' pending', 'authorized ', '', null, undefined, 0, true),
-    fc.string().filter((s) => s !== 'pending' && s !== 'authorized')
+    fc.constantFrom(
+      bad('declined', '"declined"'),
+      bad('rejected', '"rejected"'),
+      bad('Pending', '"Pending"'),
+      bad('AUTHORIZED', '"AUTHORIZED"'),
+      bad(' pending', '" pending"'),
+      bad('authorized ', '"authorized "'),
+      bad('', '""'),
+      bad(null, 'null'),
+      bad(undefined, 'undefined'),
+      bad(0, '0'),
+      bad(true, 'true')
+    ),
+    // At most 40 characters: the message shows a string as JSON, and cuts a longer one.
+    fc
+      .string({ maxLength: 40 })
+      .filter((s) => s !== 'pending' && s !== 'authorized')
+      .map((s) => bad(s, JSON.stringify(s)))
   ),
   amount: fc.oneof(
-    fc.double().filter((x) => !Number.isSafeInteger(x)),
-    fc.integer().map(String),
-    fc.constant(null),
-    fc.constant(2 ** 53)
+    fc
+      .double()
+      .filter((x) => !Number.isSafeInteger(x))
+      .map((x) => bad(x, `${x}`)),
+    fc.integer().map((n) => bad(String(n), `"${n}"`)),
+    fc.constant(bad(null, 'null')),
+    fc.constant(bad(2 ** 53, '9007199254740992'))
   ),
   created_at: fc.oneof(
-    fc.constantFrom('2026-11-22', '2026-11-22T10:00:00', 'yesterday', '2026-02-30T10:00:00Z', '2026-11-22T24:00:00Z', null, 0),
-    fc.constant(new Date(0))
+    fc.constantFrom(
+      bad('2026-11-22', '"2026-11-22"'),
+      bad('2026-11-22T10:00:00', '"2026-11-22T10:00:00"'),
+      bad('yesterday', '"yesterday"'),
+      bad('2026-02-30T10:00:00Z', '"2026-02-30T10:00:00Z"'),
+      bad('2026-11-22T24:00:00Z', '"2026-11-22T24:00:00Z"'),
+      bad(null, 'null'),
+      bad(0, '0')
+    ),
+    fc.constant(bad(new Date(0), 'a Date'))
   ),
-  updated_at: fc.oneof(fc.constantFrom('2026-11-22 10:00:00Z', '2026-11-22T10:00:00+24:00', '', null), fc.constant(new Date(0)))
+  updated_at: fc.oneof(
+    fc.constantFrom(
+      bad('2026-11-22 10:00:00Z', '"2026-11-22 10:00:00Z"'),
+      bad('2026-11-22T10:00:00+24:00', '"2026-11-22T10:00:00+24:00"'),
+      bad('', '""'),
+      bad(null, 'null')
+    ),
+    fc.constant(bad(new Date(0), 'a Date'))
+  )
 }
 
-const spoiltArb: fc.Arbitrary<Partial<Record<Field, unknown>>> = fc
+/** What a field takes, as the 500's message says it. */
+const takes: Record<Exclude<Field, 'company_id'>, string> = {
+  id: 'a string',
+  status: 'pending or authorized',
+  amount: 'a safe integer',
+  created_at: 'an instant',
+  updated_at: 'an instant'
+}
+
+const spoiltArb: fc.Arbitrary<Partial<Record<Field, Bad>>> = fc
   .subarray(['id', 'status', 'amount', 'created_at', 'updated_at'] as const, { minLength: 1 })
   .chain((fields) => fc.tuple(...fields.map((f) => badValue[f].map((v) => [f, v] as const))))
   .map((entries) => Object.fromEntries(entries))
@@ -567,7 +713,7 @@ const fieldsOf = (looked: Exclude<Looked, { kind: 'null' }>): Record<string, unk
   if (looked.created_at !== undefined) fields.set('created_at', looked.created_at)
   if (looked.updated_at !== undefined) fields.set('updated_at', looked.updated_at)
   // A spoilt field is absent (undefined) or holds a value it may not.
-  for (const [field, value] of Object.entries(looked.spoilt)) {
+  for (const [field, { value }] of Object.entries(looked.spoilt)) {
     if (value === undefined) fields.delete(field)
     else fields.set(field, value)
   }
@@ -632,7 +778,16 @@ const expected = (c: Case): { status: number; body: unknown; rule: string } => {
   }
   const looked = c.looked
   if (looked.kind !== 'own') return { status: 404, body: NOT_FOUND, rule: 'transaction.scope' }
-  if (Object.keys(looked.spoilt).length > 0) return { status: 500, body: INTERNAL, rule: 'transaction.stored' }
+  // Every spoilt field is named, in the order id, status, amount, created_at, updated_at (that of spoiltArb).
+  const spoilt = Object.entries(looked.spoilt).map(
+    ([field, { shown }]) => `transaction.${field} is ${shown}, not ${takes[field as keyof typeof takes]}`
+  )
+  if (spoilt.length > 0)
+    return {
+      status: 500,
+      body: { error: 'internal_error', message: `Internal server error: ${spoilt.join('; ')}` },
+      rule: 'transaction.stored'
+    }
   if (c.caller === 'member') return { status: 401, body: GUARD, rule: 'transaction.permission' }
   if (looked.status === 'authorized') return { status: 409, body: CONFLICT, rule: 'transaction.authorize' }
   const body: Record<string, unknown> = { id: 'tx-7', company_id: 'c-1' }

@@ -23,7 +23,6 @@ const HEADERS = { Authorization: 'Bearer key-1', 'company-id': 'c-1' }
 const NOT_FOUND = { error: 'not_found', message: 'Not found' }
 const GUARD = { message: 'Unauthorized (401)' }
 const CONFLICT = { error: 'conflict', message: 'The recipient is already enrolled' }
-const INTERNAL = { error: 'internal_error', message: 'Internal server error' }
 const BANK_IDS = ['bank-1', 'bank-2']
 
 const message = {
@@ -344,20 +343,42 @@ describe('respondBankRecipient: malformed server input is a 500', () => {
       expect(BankRecipientCodec.is({ ...context('admin', send(VALID)), enrolled })).toBe(false)
   })
 
-  it.each<[string, Partial<Record<keyof BankRecipientContext, unknown>>, string]>([
-    ['bank_ids missing', { bank_ids: undefined }, 'malformed server input at bank_ids'],
-    ['bank_ids with a number', { bank_ids: ['bank-1', 2] }, 'malformed server input at bank_ids'],
-    ['enrolled not a list', { enrolled: {} }, 'malformed server input at enrolled'],
-    ['an enrolled entry that is not an object', { enrolled: ['11.111.111-1'] }, 'malformed server input at enrolled'],
+  it.each<[string, Partial<Record<keyof BankRecipientContext, unknown>>, string, string]>([
+    [
+      'bank_ids missing',
+      { bank_ids: undefined },
+      'malformed server input at bank_ids',
+      'Internal server error: bank_ids is undefined, not a list of strings'
+    ],
+    [
+      'bank_ids with a number',
+      { bank_ids: ['bank-1', 2] },
+      'malformed server input at bank_ids',
+      'Internal server error: bank_ids[1] is 2, not a string'
+    ],
+    [
+      'enrolled not a list',
+      { enrolled: {} },
+      'malformed server input at enrolled',
+      'Internal server error: enrolled is an object, not Array<EnrolledRecipient>'
+    ],
+    [
+      'an enrolled entry that is not an object',
+      { enrolled: ['11.111.111-1'] },
+      'malformed server input at enrolled',
+      'Internal server error: enrolled[0]: an enrolled recipient must be an object'
+    ],
     [
       'an enrolled RUT that is a number',
       { enrolled: [{ ...ENROLLED[0], rut: 111111111 }] },
-      'malformed server input at enrolled.rut'
+      'malformed server input at enrolled.rut',
+      'Internal server error: enrolled[0].rut: rut must be a string'
     ],
     [
       'an enrolled entry without an account',
       { enrolled: [{ rut: '1-9', bank_id: 'bank-1' }] },
-      'malformed server input at enrolled.account_number'
+      'malformed server input at enrolled.account_number',
+      'Internal server error: enrolled[0].account_number: account_number must be a string'
     ],
     [
       'an enrolled field whose getter throws',
@@ -370,13 +391,14 @@ describe('respondBankRecipient: malformed server input is a 500', () => {
           })
         ]
       },
-      'malformed server input at enrolled.bank_id'
+      'malformed server input at enrolled.bank_id',
+      'Internal server error: enrolled[0].bank_id: bank_id could not be read'
     ]
-  ])('%s', (_, patch, detail) => {
+  ])('%s', (_, patch, detail, message) => {
     expect(respondBankRecipient({ ...context('admin', send(VALID)), ...patch } as BankRecipientContext)).toEqual({
       status: 500,
       headers: JSON_HEADERS,
-      body: INTERNAL,
+      body: { error: 'internal_error', message },
       reasons: [{ rule: 'server.input', detail }]
     })
   })

@@ -69,11 +69,12 @@ describe('scopedBudget', () => {
     })
   })
 
-  it.each<[string, object, string]>([
+  it.each<[string, object, string, string]>([
     [
       'a base without a unit (R-17)',
       { ...budget(), base_amount_cents: 10 },
-      'malformed stored budget: base_amount_cents is 10 while recurrence_unit is null'
+      'malformed stored budget: base_amount_cents is 10 while recurrence_unit is null',
+      'budget.base_amount_cents is 10 while recurrence_unit is null'
     ],
     [
       'a company_id that cannot be read',
@@ -83,14 +84,15 @@ describe('scopedBudget', () => {
           throw new Error('gone')
         }
       },
-      'malformed stored budget: company_id could not be read'
+      'malformed stored budget: company_id could not be read',
+      'budget.company_id could not be read'
     ]
-  ])('is a 500 for a stored budget with %s', (_, b, detail) => {
+  ])('is a 500 for a stored budget with %s', (_, b, detail, mistake) => {
     const reasons = detail.includes('company_id')
       ? authenticated
       : [...authenticated, { rule: 'budget.scope', detail: 'budget b-1' }]
     expect(scopedBudget(context(b))).toEqual({
-      result: { _tag: 'Left', left: { _tag: 'InternalError', rule: 'budget.stored', detail } },
+      result: { _tag: 'Left', left: { _tag: 'InternalError', rule: 'budget.stored', detail, mistake } },
       reasons: [...reasons, { rule: 'budget.stored', detail }]
     })
   })

@@ -16,11 +16,12 @@ const context = (query: string, budgets: ReadonlyArray<object>, extra: Partial<B
   ...extra
 })
 
-const INTERNAL_ERROR = {
+/** The 500 of a malformed stored budget, its message naming what is wrong (R-106). */
+const storedError = (mistake: string) => ({
   status: 500,
   headers: JSON_HEADERS,
-  body: { error: 'internal_error', message: 'Internal server error' }
-}
+  body: { error: 'internal_error', message: `Internal server error: ${mistake}` }
+})
 
 /** Monthly, its period 2026-10-18..2026-11-18 over by 2026-11-22: the period of today starts on 2026-11-18. */
 const lapsed = monthly({ id: 'b-2', name: 'Alpha', period_starts_on: '2026-10-18', period_ends_on: '2026-11-18' })
@@ -72,7 +73,7 @@ describe('respondBudgetIndex', () => {
   it('replies 500 naming the first malformed budget by its id (R-17)', () => {
     const budgets = [baseBudget, { ...baseBudget, id: 'b-2', balance_cents: -1 }, { ...baseBudget, id: 'b-3', name: 7 }]
     expect(respondBudgetIndex(context('', budgets))).toStrictEqual({
-      ...INTERNAL_ERROR,
+      ...storedError('budgets[1].balance_cents is -1, not (Cents | null)'),
       reasons: [
         ...decided(0, '[0, 25) by created_on asc', 'no filters'),
         { rule: 'budget.stored', detail: 'malformed stored budget b-2: balance_cents is -1, not (Cents | null)' }
@@ -83,7 +84,7 @@ describe('respondBudgetIndex', () => {
   it('replies 500 naming a malformed budget without a string id by its place, each of its faults listed', () => {
     const budgets = [baseBudget, { ...baseBudget, id: 7, name: 8 }]
     expect(respondBudgetIndex(context('', budgets))).toStrictEqual({
-      ...INTERNAL_ERROR,
+      ...storedError('budgets[1].id is 7, not string; budgets[1].name is 8, not string'),
       reasons: [
         ...decided(0, '[0, 25) by created_on asc', 'no filters'),
         { rule: 'budget.stored', detail: 'malformed stored budget at 1: id is 7, not string; name is 8, not string' }

@@ -516,16 +516,44 @@ describe('respondBudgetUpdate: the update (contract section 5)', () => {
 
 describe('respondBudgetUpdate: malformed server input (contract preamble)', () => {
   it.each([
-    ['today is not a date', { today: '2026-02-30' }, 'today'],
-    ['the session has no memberships', { session: { user: null } }, 'session.memberships'],
-    ['the headers are not a record', { request: { headers: 'Authorization: Bearer k' } }, 'request.headers'],
-    ['the member ids are not strings', { company_member_ids: [1] }, 'company_member_ids']
-  ])('replies 500 internal_error when %s', (_, override, path) => {
+    ['today is not a date', { today: '2026-02-30' }, 'today', 'today is "2026-02-30", not a date (YYYY-MM-DD)'],
+    [
+      'the session has no memberships',
+      { session: { user: null } },
+      'session.memberships',
+      'session.memberships is undefined, not { [K in string]: { role: Role, permissions: Array<string> } }'
+    ],
+    // The request's values are never written back (the headers hold the caller's key): their type only.
+    [
+      'the headers are not a record',
+      { request: { headers: 'Authorization: Bearer k' } },
+      'request.headers',
+      'request.headers: headers must be an object'
+    ],
+    [
+      'the body is not text',
+      { request: { headers: { Authorization: 'Bearer k', 'company-id': 'c-1' }, body: 4242 } },
+      'request.body',
+      'request.body is a number, not a string or undefined'
+    ],
+    [
+      'the member ids are not strings',
+      { company_member_ids: [1] },
+      'company_member_ids',
+      'company_member_ids[0] is 1, not a string'
+    ],
+    [
+      'a role is spelled Admin',
+      { session: { user: { id: 'u-admin', email_verified: true }, memberships: { 'c-1': { role: 'Admin', permissions: [] } } } },
+      'session.memberships.c-1.role',
+      'session.memberships.c-1.role is "Admin", not one of owner, admin, member'
+    ]
+  ])('replies 500 internal_error when %s', (_, override, path, mistake) => {
     const r = respondBudgetUpdate({ ...patch('admin', { budget: { name: 'Trips' } }), ...(override as object) })
     expect(r).toEqual({
       status: 500,
       headers: JSON_HEADERS,
-      body: { error: 'internal_error', message: 'Internal server error' },
+      body: { error: 'internal_error', message: `Internal server error: ${mistake}` },
       reasons: [{ rule: 'server.input', detail: `malformed server input at ${path}` }]
     })
   })
@@ -538,7 +566,7 @@ describe('respondBudgetUpdate: malformed server input (contract preamble)', () =
     expect(r).toEqual({
       status: 500,
       headers: JSON_HEADERS,
-      body: { error: 'internal_error', message: 'Internal server error' },
+      body: { error: 'internal_error', message: 'Internal server error: budget.currency is undefined, not string' },
       reasons: [
         ...authenticated('u-admin', 'admin'),
         { rule: 'budget.scope', detail: 'budget b-1' },

@@ -18,10 +18,11 @@ const context = (query: string, extra: Partial<IndexQueryContext> = {}): IndexQu
 const page = (query: string, rows: ReadonlyArray<unknown>, total: number, extra: Partial<IndexPageContext> = {}) =>
   respondIndexPage({ ...context(query), page: rows, total, ...extra })
 
-const SERVER_INPUT = (detail: string) => ({
+/** The 500 of malformed server input: the log's detail, and the message naming the mistake (R-106). */
+const SERVER_INPUT = (detail: string, mistake: string) => ({
   status: 500,
   headers: { 'X-Request-Id': 'req-1', 'Content-Type': JSON_TYPE },
-  body: { error: 'internal_error', message: 'Internal server error' },
+  body: { error: 'internal_error', message: `Internal server error: ${mistake}` },
   reasons: [{ rule: 'server.input', detail }]
 })
 
@@ -141,25 +142,34 @@ describe('planIndex: the page request, or the reply already', () => {
   })
 
   it.each([
-    ['a context that is not an object', null, 'malformed server input at '],
-    ['a request without headers', { ...context(''), request: { query: '' } }, 'malformed server input at request.headers'],
+    ['a context that is not an object', null, 'malformed server input at ', 'the context is null, not an object'],
+    [
+      'a request without headers',
+      { ...context(''), request: { query: '' } },
+      'malformed server input at request.headers',
+      'request.headers: headers must be an object'
+    ],
     [
       'an endpoint that is not one',
       { ...context(''), endpoint: { path: '/x' } },
-      'malformed server input at endpoint.fields, endpoint.sortable, endpoint.defaultField, endpoint.orderCase, endpoint.envelope'
+      'malformed server input at endpoint.fields, endpoint.sortable, endpoint.defaultField, endpoint.orderCase, endpoint.envelope',
+      'endpoint.fields is undefined, not { [K in string]: (({ type: "integer" | "instant" | "id" | "string" | "json" } | { type: "enum", values: Array<string> }) & Partial<{ nullable: boolean }>) }; ' +
+        'endpoint.sortable is undefined, not a list of strings; endpoint.defaultField is undefined, not a string; ' +
+        'endpoint.orderCase is undefined, not one of lower, upper; endpoint.envelope is undefined, not one of bare, data-cursors'
     ],
     [
       'a session without memberships',
       { ...context(''), session: { user: null } },
-      'malformed server input at session.memberships'
+      'malformed server input at session.memberships',
+      'session.memberships is undefined, not { [K in string]: { role: Role, permissions: Array<string> } }'
     ]
-  ])('replies 500 server.input to %s, never throws', (_, malformed, detail) => {
+  ])('replies 500 server.input to %s, never throws', (_, malformed, detail, mistake) => {
     const plan = planIndex(malformed as never)
     expect(plan._tag).toBe('Reply')
     if (plan._tag !== 'Reply') return
     expect(plan.reply).toStrictEqual({
-      ...SERVER_INPUT(detail),
-      headers: { ...SERVER_INPUT(detail).headers, 'X-Request-Id': malformed === null ? '' : 'req-1' }
+      ...SERVER_INPUT(detail, mistake),
+      headers: { ...SERVER_INPUT(detail, mistake).headers, 'X-Request-Id': malformed === null ? '' : 'req-1' }
     })
   })
 
@@ -310,9 +320,14 @@ describe('respondIndexPage: the reply to the rows a database found', () => {
     ]
   ])('replies 500 to a page %s', (_, query, rows, total, detail) => {
     const reply = page(query, rows, total)
+    // The message says the same in the words of the fields the server passed (R-106).
+    const [, held, of, window] = /^a page of (\d+) rows of (\d+) does not fit the window (.*)$/.exec(detail) ?? []
     expect([reply.status, reply.body, reply.reasons.at(-1)]).toStrictEqual([
       500,
-      { error: 'internal_error', message: 'Internal server error' },
+      {
+        error: 'internal_error',
+        message: `Internal server error: page holds ${held} rows and total is ${of}, not a page of the window ${window} of that many`
+      },
       { rule: 'server.input', detail }
     ])
   })
@@ -324,29 +339,61 @@ describe('respondIndexPage: the reply to the rows a database found', () => {
   })
 
   it.each([
-    ['a total of -1', { total: -1 }, 'malformed server input at total'],
-    ['a total of 2.5', { total: 2.5 }, 'malformed server input at total'],
-    ['a total of NaN', { total: Number.NaN }, 'malformed server input at total'],
-    ['a total given as text', { total: '3' }, 'malformed server input at total'],
-    ['rows that are not an array', { page: 'rows' }, 'malformed server input at page'],
-    ['no rows', { page: undefined }, 'malformed server input at page']
-  ])('replies 500 server.input to %s', (_, extra, detail) => {
+    ['a total of -1', { total: -1 }, 'malformed server input at total', 'total is -1, not a whole number of records (0 or more)'],
+    [
+      'a total of 2.5',
+      { total: 2.5 },
+      'malformed server input at total',
+      'total is 2.5, not a whole number of records (0 or more)'
+    ],
+    [
+      'a total of NaN',
+      { total: Number.NaN },
+      'malformed server input at total',
+      'total is NaN, not a whole number of records (0 or more)'
+    ],
+    [
+      'a total given as text',
+      { total: '3' },
+      'malformed server input at total',
+      'total is "3", not a whole number of records (0 or more)'
+    ],
+    ['rows that are not an array', { page: 'rows' }, 'malformed server input at page', 'page is "rows", not an array'],
+    ['no rows', { page: undefined }, 'malformed server input at page', 'page is undefined, not an array']
+  ])('replies 500 server.input to %s', (_, extra, detail, mistake) => {
     expect(respondIndexPage({ ...context('_end=3'), page: hundred.slice(0, 3), total: 100, ...extra } as never)).toStrictEqual(
-      SERVER_INPUT(detail)
+      SERVER_INPUT(detail, mistake)
     )
   })
 
   it.each([
-    ['a row without an id', [{ amount: 1 }], 'record 0 has no valid id'],
-    ['a row that is not an object', [hundred[0], 'tx-1'], 'record 1 has no valid shape'],
-    ['a row with an amount as text', [{ ...hundred[0], amount: '5' }], 'record 0 has no valid amount'],
+    ['a row without an id', [{ amount: 1 }], 'record 0 has no valid id', 'page[0].id is undefined, not a string'],
+    ['a row that is not an object', [hundred[0], 'tx-1'], 'record 1 has no valid shape', 'page[1] is "tx-1", not an object'],
+    [
+      'a row with an amount as text',
+      [{ ...hundred[0], amount: '5' }],
+      'record 0 has no valid amount',
+      'page[0].amount is "5", not a safe integer'
+    ],
     [
       'a row with an instant that is none',
       [{ ...hundred[0], created_at: '2026-11-22 10:00:00+00' }],
-      'record 0 has no valid created_at'
+      'record 0 has no valid created_at',
+      'page[0].created_at is "2026-11-22 10:00:00+00", not an instant as text (2026-11-22T09:00:00Z)'
+    ],
+    // pg's reading of a timestamptz column, unless told to keep the text (R-106).
+    [
+      'a row with an instant as a Date',
+      [{ ...hundred[0], created_at: new Date(Date.UTC(2026, 10, 22, 10)) }],
+      'record 0 has no valid created_at',
+      'page[0].created_at is a Date, not an instant as text (2026-11-22T09:00:00Z)'
     ]
-  ])('replies 500 page.records to %s', (_, rows, detail) => {
+  ])('replies 500 page.records to %s, its message naming the row, field, value and shape', (_, rows, detail, mistake) => {
     const reply = page(`_end=${rows.length}`, rows, rows.length)
-    expect([reply.status, reply.reasons.at(-1)]).toStrictEqual([500, { rule: 'page.records', detail }])
+    expect([reply.status, reply.body, reply.reasons.at(-1)]).toStrictEqual([
+      500,
+      { error: 'internal_error', message: `Internal server error: ${mistake}` },
+      { rule: 'page.records', detail }
+    ])
   })
 })

@@ -289,26 +289,47 @@ describe('respondRoleAssignment: row 10, the assignment', () => {
 })
 
 describe('respondRoleAssignment: malformed server input is a 500', () => {
-  const internal = (detail: string, requestId = REQUEST_ID) => ({
+  const internal = (detail: string, message: string, requestId = REQUEST_ID) => ({
     status: 500,
     headers: { 'X-Request-Id': requestId, 'Content-Type': 'application/json; charset=utf-8' },
-    body: { error: 'internal_error', message: 'Internal server error' },
+    body: { error: 'internal_error', message },
     reasons: [{ rule: 'server.input', detail }]
   })
 
-  it.each<[string, Partial<Record<keyof RoleAssignmentContext, unknown>>, string]>([
-    ['an empty user_id', { user_id: '' }, 'malformed server input at user_id'],
-    ['a user_id that is a number', { user_id: 2 }, 'malformed server input at user_id'],
-    ['company_member_ids not a list', { company_member_ids: 'u-2' }, 'malformed server input at company_member_ids'],
-    ['company_member_ids with a number', { company_member_ids: ['u-2', 3] }, 'malformed server input at company_member_ids'],
+  it.each<[string, Partial<Record<keyof RoleAssignmentContext, unknown>>, string, string]>([
+    [
+      'an empty user_id',
+      { user_id: '' },
+      'malformed server input at user_id',
+      'Internal server error: user_id: user_id must be a non-empty string'
+    ],
+    [
+      'a user_id that is a number',
+      { user_id: 2 },
+      'malformed server input at user_id',
+      'Internal server error: user_id: user_id must be a non-empty string'
+    ],
+    [
+      'company_member_ids not a list',
+      { company_member_ids: 'u-2' },
+      'malformed server input at company_member_ids',
+      'Internal server error: company_member_ids is "u-2", not a list of strings'
+    ],
+    [
+      'company_member_ids with a number',
+      { company_member_ids: ['u-2', 3] },
+      'malformed server input at company_member_ids',
+      'Internal server error: company_member_ids[1] is 3, not a string'
+    ],
     [
       'a session whose role is not a role',
       { session: { user: { id: 'u', email_verified: true }, memberships: { 'c-1': { role: 'Owner', permissions: [] } } } },
-      'malformed server input at session.memberships.c-1.role'
+      'malformed server input at session.memberships.c-1.role',
+      'Internal server error: session.memberships.c-1.role is "Owner", not one of owner, admin, member'
     ]
-  ])('%s', (_, patch, detail) => {
+  ])('%s', (_, patch, detail, message) => {
     expect(respondRoleAssignment({ ...context('owner', '{"role":"admin"}'), ...patch } as RoleAssignmentContext)).toEqual(
-      internal(detail)
+      internal(detail, message)
     )
   })
 
@@ -321,7 +342,7 @@ describe('respondRoleAssignment: malformed server input is a 500', () => {
   it('echoes an empty X-Request-Id when request_id is not a string', () => {
     expect(
       respondRoleAssignment({ ...context('owner', '{"role":"admin"}'), request_id: 7 } as unknown as RoleAssignmentContext)
-    ).toEqual(internal('malformed server input at request_id', ''))
+    ).toEqual(internal('malformed server input at request_id', 'Internal server error: request_id is 7, not a string', ''))
   })
 
   it('a getter that throws is a 500 server.unexpected, never an exception', () => {
@@ -333,7 +354,7 @@ describe('respondRoleAssignment: malformed server input is a 500', () => {
       }
     })
     expect(respondRoleAssignment(ctx)).toEqual({
-      ...internal(''),
+      ...internal('', 'Internal server error'),
       reasons: [{ rule: 'server.unexpected', detail: 'session store down' }]
     })
   })

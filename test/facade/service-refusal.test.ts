@@ -33,18 +33,43 @@ describe('respondServiceRefusal: what the server refuses on its own account', ()
     })
   })
 
-  it.each<[string, unknown]>([
-    ['seconds that are not whole', { kind: 'rate_limited', retry_after_s: 1.5 }],
-    ['negative seconds', { kind: 'rate_limited', retry_after_s: -3 }],
-    ['NaN seconds', { kind: 'rate_limited', retry_after_s: Number.NaN }],
-    ['a 500 as upstream', { kind: 'upstream', status: 500 }],
-    ['an unknown kind', { kind: 'teapot' }],
-    ['no refusal', undefined]
-  ])('is a 500 for %s: malformed server input, never an exception', (_, refusal) => {
+  it.each<[string, unknown, string]>([
+    [
+      'seconds that are not whole',
+      { kind: 'rate_limited', retry_after_s: 1.5 },
+      'Internal server error: refusal.retry_after_s is 1.5, not a whole number of seconds (0 or more)'
+    ],
+    [
+      'negative seconds',
+      { kind: 'rate_limited', retry_after_s: -3 },
+      'Internal server error: refusal.retry_after_s is -3, not a whole number of seconds (0 or more)'
+    ],
+    [
+      'NaN seconds',
+      { kind: 'rate_limited', retry_after_s: Number.NaN },
+      'Internal server error: refusal.retry_after_s is NaN, not a whole number of seconds (0 or more)'
+    ],
+    [
+      'a 500 as upstream',
+      { kind: 'upstream', status: 500 },
+      'Internal server error: refusal.status is 500, not 502 or 503 or 504'
+    ],
+    // Each kind's shape, as the codec names them: no kind is the one the server meant.
+    [
+      'an unknown kind',
+      { kind: 'teapot' },
+      'Internal server error: refusal is an object, not ({ kind: "rate_limited", retry_after_s: WholeSeconds } | { kind: "upstream", status: (502 | 503 | 504) } | { kind: "denied" })'
+    ],
+    [
+      'no refusal',
+      undefined,
+      'Internal server error: refusal is undefined, not ({ kind: "rate_limited", retry_after_s: WholeSeconds } | { kind: "upstream", status: (502 | 503 | 504) } | { kind: "denied" })'
+    ]
+  ])('is a 500 for %s: malformed server input, never an exception', (_, refusal, message) => {
     const r = respondServiceRefusal({ refusal, request_id: 'req-1' } as never)
     expect([r.status, r.body, r.reasons.map((x) => x.rule)]).toStrictEqual([
       500,
-      { error: 'internal_error', message: 'Internal server error' },
+      { error: 'internal_error', message },
       ['server.input']
     ])
   })

@@ -354,7 +354,10 @@ describe('a record of the page with a field of the wrong type (found by the fuzz
     const r = index('', records)
     expect([r.status, r.body, r.reasons.at(-1)]).toStrictEqual([
       500,
-      { error: 'internal_error', message: 'Internal server error' },
+      {
+        error: 'internal_error',
+        message: 'Internal server error: records[0].status is a function, not one of authorized, pending'
+      },
       { rule: 'page.records', detail: 'record 0 has no valid status' }
     ])
   })

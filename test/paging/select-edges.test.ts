@@ -7,7 +7,9 @@ import { logged } from './fixtures'
 const tx = endpoints.bankTransactions
 const companies = endpoints.companies
 
-const internal = (detail: string) => either.left({ _tag: 'InternalError', rule: 'page.records', detail })
+/** The 500 of a record the server passed malformed: the detail for the log, the mistake for the message (R-106). */
+const mistaken = (detail: string, mistake: string) =>
+  either.left({ _tag: 'InternalError', rule: 'page.records', detail, mistake })
 
 const transaction = (id: string, amount: unknown, created_at: unknown = '2026-11-22T10:00:00Z') => ({
   id,
@@ -26,37 +28,59 @@ const company = (id: string, name: unknown) => ({
 // A record whose sort value is malformed is the server's fault wherever it would sort: the page
 // of one record leaves it out, and the reply is still the 500 naming it.
 describe('selectPage: a malformed sort value off the page', () => {
-  it.each<[string, ReadonlyArray<unknown>, string, string]>([
-    ['an amount that is not whole', [transaction('tx-0', 1), transaction('tx-1', 1.5)], 'amount', 'record 1 has no valid amount'],
-    ['an amount past 2^53', [transaction('tx-0', 1), transaction('tx-1', 2 ** 53)], 'amount', 'record 1 has no valid amount'],
-    ['an amount that is text', [transaction('tx-0', 1), transaction('tx-1', '2')], 'amount', 'record 1 has no valid amount'],
+  it.each<[string, ReadonlyArray<unknown>, string, string, string]>([
+    [
+      'an amount that is not whole',
+      [transaction('tx-0', 1), transaction('tx-1', 1.5)],
+      'amount',
+      'record 1 has no valid amount',
+      'records[1].amount is 1.5, not a safe integer'
+    ],
+    [
+      'an amount past 2^53',
+      [transaction('tx-0', 1), transaction('tx-1', 2 ** 53)],
+      'amount',
+      'record 1 has no valid amount',
+      'records[1].amount is 9007199254740992, not a safe integer'
+    ],
+    [
+      'an amount that is text',
+      [transaction('tx-0', 1), transaction('tx-1', '2')],
+      'amount',
+      'record 1 has no valid amount',
+      'records[1].amount is "2", not a safe integer'
+    ],
     [
       'an amount that is NaN',
       [transaction('tx-0', 1), transaction('tx-1', Number.NaN)],
       'amount',
-      'record 1 has no valid amount'
+      'record 1 has no valid amount',
+      'records[1].amount is NaN, not a safe integer'
     ],
     [
       'an instant that is a number',
       [transaction('tx-0', 1), transaction('tx-1', 1, 7)],
       'created_at',
-      'record 1 has no valid created_at'
+      'record 1 has no valid created_at',
+      'records[1].created_at is 7, not an instant as text (2026-11-22T09:00:00Z)'
     ],
     [
       'an instant that is empty',
       [transaction('tx-0', 1, ''), transaction('tx-1', 1, '')],
       'created_at',
-      'record 0 has no valid created_at'
+      'record 0 has no valid created_at',
+      'records[0].created_at is "", not an instant as text (2026-11-22T09:00:00Z)'
     ],
     [
       'an instant on no calendar',
       [transaction('tx-0', 1), transaction('tx-1', 1, '2026-02-30T00:00:00Z')],
       'created_at',
-      'record 1 has no valid created_at'
+      'record 1 has no valid created_at',
+      'records[1].created_at is "2026-02-30T00:00:00Z", not an instant as text (2026-11-22T09:00:00Z)'
     ]
-  ])('%s', (_, records, field, detail) => {
+  ])('%s', (_, records, field, detail, mistake) => {
     for (const order of ['asc', 'desc'] as const) {
-      expect(selectPage(tx, records, [], { field, order }, { start: 0, end: 1 })).toEqual(internal(detail))
+      expect(selectPage(tx, records, [], { field, order }, { start: 0, end: 1 })).toEqual(mistaken(detail, mistake))
     }
   })
 
@@ -64,7 +88,7 @@ describe('selectPage: a malformed sort value off the page', () => {
     const records = [company('c-1', 'Acme'), company('c-2', 3)]
     for (const order of ['asc', 'desc'] as const) {
       expect(selectPage(companies, records, [], { field: 'name', order }, { start: 0, end: 1 })).toEqual(
-        internal('record 1 has no valid name')
+        mistaken('record 1 has no valid name', 'records[1].name is 3, not a string')
       )
     }
   })
@@ -91,17 +115,33 @@ describe('plainPage: the rows a database found, as the page', () => {
     expect(either.isRight(page) && Object.getPrototypeOf(page.right[0])).toBe(Object.prototype)
   })
 
-  it.each<[string, ReadonlyArray<unknown>, string]>([
-    ['null', [company('c-1', 'Acme'), null], 'record 1 has no valid shape'],
-    ['an array', [['c-1', 'Acme']], 'record 0 has no valid shape'],
-    ['a number', [7], 'record 0 has no valid shape'],
-    ['text', ['c-1'], 'record 0 has no valid shape'],
-    ['an id that is not text', [company('c-1', 'Acme'), { ...company('c-2', 'Beta'), id: 2 }], 'record 1 has no valid id'],
-    ['no id', [{ name: 'Acme' }], 'record 0 has no valid id'],
-    ['a field of the wrong type', [company('c-1', 'Acme'), company('c-2', ['Beta'])], 'record 1 has no valid name'],
-    ['an instant that is not one', [{ ...company('c-1', 'Acme'), updated_at: 'yesterday' }], 'record 0 has no valid updated_at']
-  ])('is a 500 naming the first row that is malformed: %s', (_, rows, detail) => {
-    expect(plainPage(companies, rows)).toEqual(internal(detail))
+  // The rows come as respondIndexPage's `page`: the message names them so.
+  it.each<[string, ReadonlyArray<unknown>, string, string]>([
+    ['null', [company('c-1', 'Acme'), null], 'record 1 has no valid shape', 'page[1] is null, not an object'],
+    ['an array', [['c-1', 'Acme']], 'record 0 has no valid shape', 'page[0] is an array, not an object'],
+    ['a number', [7], 'record 0 has no valid shape', 'page[0] is 7, not an object'],
+    ['text', ['c-1'], 'record 0 has no valid shape', 'page[0] is "c-1", not an object'],
+    [
+      'an id that is not text',
+      [company('c-1', 'Acme'), { ...company('c-2', 'Beta'), id: 2 }],
+      'record 1 has no valid id',
+      'page[1].id is 2, not a string'
+    ],
+    ['no id', [{ name: 'Acme' }], 'record 0 has no valid id', 'page[0].id is undefined, not a string'],
+    [
+      'a field of the wrong type',
+      [company('c-1', 'Acme'), company('c-2', ['Beta'])],
+      'record 1 has no valid name',
+      'page[1].name is an array, not a string'
+    ],
+    [
+      'an instant that is not one',
+      [{ ...company('c-1', 'Acme'), updated_at: 'yesterday' }],
+      'record 0 has no valid updated_at',
+      'page[0].updated_at is "yesterday", not an instant as text (2026-11-22T09:00:00Z)'
+    ]
+  ])('is a 500 naming the first row that is malformed: %s', (_, rows, detail, mistake) => {
+    expect(plainPage(companies, rows)).toEqual(mistaken(detail, mistake))
   })
 
   it('is an empty page for no rows', () => {

@@ -73,7 +73,12 @@ describe('selectPage from the end is selectPage from the start', () => {
           const expected =
             bad === undefined
               ? either.map(({ total }: { total: number }) => ({ page: positions.map((i) => records[i]), total }))(whole)
-              : either.left({ _tag: 'InternalError', rule: 'page.records', detail: `record ${bad} has no valid updated_at` })
+              : either.left({
+                  _tag: 'InternalError',
+                  rule: 'page.records',
+                  detail: `record ${bad} has no valid updated_at`,
+                  mistake: `records[${bad}].updated_at is "yesterday", not an instant as text (2026-11-22T09:00:00Z)`
+                })
           expect(selectPage(tx, records, filters, sort, { start, end })).toEqual(expected)
           total++
           if (bad !== undefined) malformedPages++

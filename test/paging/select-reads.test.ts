@@ -31,7 +31,12 @@ describe('selectPage reads each field of a record once', () => {
     const records = [ROW, { ...ROW, id: 'tx-2' }, { ...ROW, id: 7 }]
     expect(selectPage(tx, records, [], byCreatedAt, { start: 0, end: 1 })).toEqual({
       _tag: 'Left',
-      left: { _tag: 'InternalError', rule: 'page.records', detail: 'record 2 has no valid id' }
+      left: {
+        _tag: 'InternalError',
+        rule: 'page.records',
+        detail: 'record 2 has no valid id',
+        mistake: 'records[2].id is 7, not a string'
+      }
     })
   })
 })

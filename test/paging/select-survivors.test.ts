@@ -86,7 +86,12 @@ describe('selectPage over an array-like of a length no array could hold', () => 
   it.each([2 ** 32, 2 ** 40, Number.MAX_SAFE_INTEGER])('length %d', (length) => {
     const records = { length, 0: record, 1: 'tx-1' } as never
     expect(selectPage(tx, records, [], { field: 'amount', order: 'asc' }, { start: 0, end: 5 })).toEqual(
-      either.left({ _tag: 'InternalError', rule: 'page.records', detail: 'record 1 has no valid shape' })
+      either.left({
+        _tag: 'InternalError',
+        rule: 'page.records',
+        detail: 'record 1 has no valid shape',
+        mistake: 'records[1] is "tx-1", not an object'
+      })
     )
   })
 })

@@ -20,6 +20,10 @@ const record = (id: string, amount: number, status = 'authorized', created_at = 
 
 const internal = (detail: string) => either.left({ _tag: 'InternalError', rule: 'page.records', detail })
 
+/** The 500 of a record the server passed malformed: the detail for the log, the mistake for the message (R-106). */
+const mistaken = (detail: string, mistake: string) =>
+  either.left({ _tag: 'InternalError', rule: 'page.records', detail, mistake })
+
 describe('selectPage: the page of a collection', () => {
   // Ten records, amounts 9, 8, ..., 0 with ids in the other order; even ones pending.
   const ten = Array.from({ length: 10 }, (_, i) => record(`tx-${i}`, 9 - i, i % 2 === 0 ? 'pending' : 'authorized'))
@@ -66,15 +70,32 @@ describe('selectPage: the page of a collection', () => {
     )
   })
 
-  it.each<[string, ReadonlyArray<unknown>, string]>([
-    ['null', [record('tx-0', 1), null], 'record 1 has no valid shape'],
-    ['an array', [[1, 2]], 'record 0 has no valid shape'],
-    ['a number', [record('tx-0', 1), record('tx-1', 2), 7], 'record 2 has no valid shape'],
-    ['an id that is not a string', [record('tx-0', 1), { ...record('tx-1', 2), id: 1 }], 'record 1 has no valid id'],
-    ['no sort key', [{ id: 'tx-0', status: 'pending' }], 'record 0 has no valid amount'],
-    ['a sort key of the wrong type', [record('tx-0', 1), { ...record('tx-1', 2), amount: '2' }], 'record 1 has no valid amount']
-  ])('is a 500 naming the first record that is malformed: %s', (_, records, detail) => {
-    expect(selectPage(tx, records, [], { field: 'amount', order: 'asc' }, { start: 0, end: 5 })).toEqual(internal(detail))
+  it.each<[string, ReadonlyArray<unknown>, string, string]>([
+    ['null', [record('tx-0', 1), null], 'record 1 has no valid shape', 'records[1] is null, not an object'],
+    ['an array', [[1, 2]], 'record 0 has no valid shape', 'records[0] is an array, not an object'],
+    ['a number', [record('tx-0', 1), record('tx-1', 2), 7], 'record 2 has no valid shape', 'records[2] is 7, not an object'],
+    [
+      'an id that is not a string',
+      [record('tx-0', 1), { ...record('tx-1', 2), id: 1 }],
+      'record 1 has no valid id',
+      'records[1].id is 1, not a string'
+    ],
+    [
+      'no sort key',
+      [{ id: 'tx-0', status: 'pending' }],
+      'record 0 has no valid amount',
+      'records[0].amount is undefined, not a safe integer'
+    ],
+    [
+      'a sort key of the wrong type',
+      [record('tx-0', 1), { ...record('tx-1', 2), amount: '2' }],
+      'record 1 has no valid amount',
+      'records[1].amount is "2", not a safe integer'
+    ]
+  ])('is a 500 naming the first record that is malformed: %s', (_, records, detail, mistake) => {
+    expect(selectPage(tx, records, [], { field: 'amount', order: 'asc' }, { start: 0, end: 5 })).toEqual(
+      mistaken(detail, mistake)
+    )
   })
 
   it('is a 500 for a filtered field a record lacks, even when another filter already failed it', () => {
@@ -87,7 +108,7 @@ describe('selectPage: the page of a collection', () => {
         { field: 'amount', order: 'asc' },
         { start: 0, end: 5 }
       )
-    ).toEqual(internal('record 1 has no valid status'))
+    ).toEqual(mistaken('record 1 has no valid status', 'records[1].status is "void", not one of authorized, pending'))
   })
 
   it('reads an unfiltered, unsorted field never: a record without it is fine', () => {
@@ -206,27 +227,30 @@ describe('selectPage by fields of every type', () => {
     )
   })
 
-  it.each<[string, string, ReadonlyArray<unknown>, string]>([
+  it.each<[string, string, ReadonlyArray<unknown>, string, string]>([
     [
       'a name that is not text',
       'name',
       [company('c-1', 'Acme'), { ...company('c-2', 'B'), name: 3 }],
-      'record 1 has no valid name'
+      'record 1 has no valid name',
+      'records[1].name is 3, not a string'
     ],
     [
       'an instant that is not text',
       'created_at',
       [{ ...company('c-1', 'Acme'), created_at: 1 }],
-      'record 0 has no valid created_at'
+      'record 0 has no valid created_at',
+      'records[0].created_at is 1, not an instant as text (2026-11-22T09:00:00Z)'
     ],
     [
       'an instant that is not one',
       'created_at',
       [{ ...company('c-1', 'Acme'), created_at: '2026-02-30T00:00:00Z' }],
-      'record 0 has no valid created_at'
+      'record 0 has no valid created_at',
+      'records[0].created_at is "2026-02-30T00:00:00Z", not an instant as text (2026-11-22T09:00:00Z)'
     ]
-  ])('is a 500 for a sort value of the wrong type: %s', (_, field, records, detail) => {
-    expect(selectPage(companies, records, [], { field, order: 'asc' }, { start: 0, end: 5 })).toEqual(internal(detail))
+  ])('is a 500 for a sort value of the wrong type: %s', (_, field, records, detail, mistake) => {
+    expect(selectPage(companies, records, [], { field, order: 'asc' }, { start: 0, end: 5 })).toEqual(mistaken(detail, mistake))
   })
 })
 
@@ -255,7 +279,7 @@ describe('selectPage and getters that throw (R-18)', () => {
   it('is the 500 of a record before it that is malformed', () => {
     const records = [record('tx-0', 1), { ...record('tx-1', 2), id: 1 }, throwing('tx-2')]
     expect(selectPage(tx, records, [], { field: 'created_at', order: 'asc' }, { start: 0, end: 5 })).toEqual(
-      internal('record 1 has no valid id')
+      mistaken('record 1 has no valid id', 'records[1].id is 1, not a string')
     )
   })
 })

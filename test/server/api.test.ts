@@ -673,14 +673,21 @@ describe.each(variants)('the reference server on $name', ({ store, prism }) => {
         extra.push(plain)
         const request = { ...admin, method: 'POST', body: { amount_cents: 1 }, headers: { 'Idempotency-Key': 'idem-broken' } }
         const refused = await call(plain.url, '/v1/budgets/b-broken/top_up', request)
-        expect([refused.status, refused.body]).toEqual([500, { error: 'internal_error', message: 'Internal server error' }])
+        // The message names what the server's database holds wrong (R-106); the log has it too.
+        expect([refused.status, refused.body]).toEqual([
+          500,
+          { error: 'internal_error', message: 'Internal server error: budget.balance_cents is null on a funded budget' }
+        ])
         expect(await row(`SELECT count(*)::int AS n FROM idempotency_keys WHERE idempotency_key = 'idem-broken'`)).toEqual({
           n: 0
         })
         expect(logged()).toEqual([])
         // Listing checks every budget (R-17): the malformed one is the rules' 500, naming it, and recorded.
         const listed = await call(plain.url, '/v1/budgets', admin)
-        expect([listed.status, listed.body]).toEqual([500, { error: 'internal_error', message: 'Internal server error' }])
+        expect([listed.status, listed.body]).toEqual([
+          500,
+          { error: 'internal_error', message: 'Internal server error: budgets[3].balance_cents is null on a funded budget' }
+        ])
         expect(listed.headers.get('access-control-allow-origin')).toBe('*')
         const id = listed.headers.get('x-request-id') ?? ''
         expect(logged()).toEqual([])
