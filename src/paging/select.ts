@@ -161,15 +161,6 @@ const malformed = (
 /** The field of the context a collection came in: `records` (respondIndex's) or `page` (respondIndexPage's). */
 type Collection = 'records' | 'page'
 
-/** `records[i]`, or undefined where reading it throws (a proxy's getter): for a message only. */
-const recordAt = (records: ReadonlyArray<unknown>, i: number): unknown => {
-  try {
-    return records[i]
-  } catch {
-    return undefined
-  }
-}
-
 // -------------------------------------------------------------------------------------
 // selection
 // -------------------------------------------------------------------------------------
@@ -364,6 +355,8 @@ const rankMatches = (
         const j = reading - from
         if (typeof record !== 'object' || record === null || Array.isArray(record)) {
           strings[j] = 0
+          // Kept for the 500's message, which names it.
+          batchRecords[j] = record
           batchEnd = reading + 1
           break
         }
@@ -384,7 +377,7 @@ const rankMatches = (
     for (let i = from; i < batchEnd; i++) {
       const j = i - from
       const flags = strings[j] as number
-      if ((flags & 1) === 0) return malformed('records', i, 'shape', recordAt(records, i))
+      if ((flags & 1) === 0) return malformed('records', i, 'shape', batchRecords[j])
       const at = j * width
       const id = batchValues[at] as string
       const sortValue = batchValues[at + extraFrom - 1]

@@ -144,6 +144,12 @@ describe('plainPage: the rows a database found, as the page', () => {
     expect(plainPage(companies, rows)).toEqual(mistaken(detail, mistake))
   })
 
+  it('names the null a nullable field also takes', () => {
+    expect(plainPage(endpoints.decisions, [{ id: 'd-1', request_id: 'req-1', company_id: 5 }])).toEqual(
+      mistaken('record 0 has no valid company_id', 'page[0].company_id is 5, not a string or null')
+    )
+  })
+
   it('is an empty page for no rows', () => {
     expect(plainPage(companies, [])).toEqual(either.right([]))
   })
