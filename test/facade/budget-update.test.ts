@@ -542,6 +542,13 @@ describe('respondBudgetUpdate: malformed server input (contract preamble)', () =
       'company_member_ids',
       'company_member_ids[0] is 1, not a string'
     ],
+    // The user is an object or null: the object's branch reached further, so the message names it.
+    [
+      'email_verified is text',
+      { session: { user: { id: 'u-admin', email_verified: 'yes' }, memberships: { 'c-1': { role: 'admin', permissions: [] } } } },
+      'session.user, session.user.email_verified',
+      'session.user.email_verified is "yes", not a boolean'
+    ],
     [
       'a role is spelled Admin',
       { session: { user: { id: 'u-admin', email_verified: true }, memberships: { 'c-1': { role: 'Admin', permissions: [] } } } },
