@@ -542,6 +542,19 @@ describe('respondBudgetUpdate: malformed server input (contract preamble)', () =
       'company_member_ids',
       'company_member_ids[0] is 1, not a string'
     ],
+    // A request that is text is named by its type only: it may be the caller's key itself.
+    [
+      'the request is text',
+      { request: 'Bearer k' },
+      'request',
+      'request is a string, not { headers: Headers } or Partial<{ query: (string | undefined), body: (string | undefined) }>'
+    ],
+    [
+      'the eleventh member id is a number',
+      { company_member_ids: ['u-1', 'u-2', 'u-3', 'u-4', 'u-5', 'u-6', 'u-7', 'u-8', 'u-9', 'u-10', 11] },
+      'company_member_ids',
+      'company_member_ids[10] is 11, not a string'
+    ],
     // The user is an object or null: the object's branch reached further, so the message names it.
     [
       'email_verified is text',
