@@ -21,7 +21,7 @@ import * as problem from '../decision/problem'
 import type { Problem } from '../decision/problem'
 import { describeValue } from '../json/describe'
 import { type Endpoint, type FieldType, fieldOf } from './endpoint'
-import { compileRecordTest, type Filter, fieldValue } from './filter'
+import { compileRecordTest, describeFieldType, type Filter, fieldValue } from './filter'
 import { admit, follows, freeSlot, lastOffered, type Ranking, ranking, rankingInts, settle } from './ranking'
 import { borrow, giveBack } from './scratch'
 import type { PageWindow, Sort } from './window'
@@ -123,18 +123,9 @@ export const plainPage = (endpoint: Endpoint, rows: ReadonlyArray<unknown>): E.E
 const holdsFieldValue = (type: FieldType, value: unknown): boolean =>
   (value === null && type.nullable === true) || type.type === 'json' || fieldValue(type, value) !== null
 
-/** What a field holds, in the words of a 500's message (R-106). */
-const shapeOf = (type: FieldType): string => {
-  const shape =
-    type.type === 'integer'
-      ? 'a safe integer'
-      : type.type === 'instant'
-        ? 'an instant as text (2026-11-22T09:00:00Z)'
-        : type.type === 'enum'
-          ? `one of ${type.values.join(', ')}`
-          : 'a string'
-  return type.nullable === true ? `${shape} or null` : shape
-}
+/** What a field holds, in the words of a 500's message (R-106): the filter's words, and null where it may be. */
+const shapeOf = (type: FieldType): string =>
+  type.nullable === true ? `${describeFieldType(type)} or null` : describeFieldType(type)
 
 /**
  * The 500 of a record the server passed malformed: the log names the record and field, the

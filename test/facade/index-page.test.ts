@@ -373,20 +373,20 @@ describe('respondIndexPage: the reply to the rows a database found', () => {
       'a row with an amount as text',
       [{ ...hundred[0], amount: '5' }],
       'record 0 has no valid amount',
-      'page[0].amount is "5", not a safe integer'
+      'page[0].amount is "5", not an integer'
     ],
     [
       'a row with an instant that is none',
       [{ ...hundred[0], created_at: '2026-11-22 10:00:00+00' }],
       'record 0 has no valid created_at',
-      'page[0].created_at is "2026-11-22 10:00:00+00", not an instant as text (2026-11-22T09:00:00Z)'
+      'page[0].created_at is "2026-11-22 10:00:00+00", not an ISO-8601 date-time with an offset'
     ],
     // pg's reading of a timestamptz column, unless told to keep the text (R-106).
     [
       'a row with an instant as a Date',
       [{ ...hundred[0], created_at: new Date(Date.UTC(2026, 10, 22, 10)) }],
       'record 0 has no valid created_at',
-      'page[0].created_at is a Date, not an instant as text (2026-11-22T09:00:00Z)'
+      'page[0].created_at is a Date, not an ISO-8601 date-time with an offset'
     ]
   ])('replies 500 page.records to %s, its message naming the row, field, value and shape', (_, rows, detail, mistake) => {
     const reply = page(`_end=${rows.length}`, rows, rows.length)

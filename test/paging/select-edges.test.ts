@@ -34,49 +34,49 @@ describe('selectPage: a malformed sort value off the page', () => {
       [transaction('tx-0', 1), transaction('tx-1', 1.5)],
       'amount',
       'record 1 has no valid amount',
-      'records[1].amount is 1.5, not a safe integer'
+      'records[1].amount is 1.5, not an integer'
     ],
     [
       'an amount past 2^53',
       [transaction('tx-0', 1), transaction('tx-1', 2 ** 53)],
       'amount',
       'record 1 has no valid amount',
-      'records[1].amount is 9007199254740992, not a safe integer'
+      'records[1].amount is 9007199254740992, not an integer'
     ],
     [
       'an amount that is text',
       [transaction('tx-0', 1), transaction('tx-1', '2')],
       'amount',
       'record 1 has no valid amount',
-      'records[1].amount is "2", not a safe integer'
+      'records[1].amount is "2", not an integer'
     ],
     [
       'an amount that is NaN',
       [transaction('tx-0', 1), transaction('tx-1', Number.NaN)],
       'amount',
       'record 1 has no valid amount',
-      'records[1].amount is NaN, not a safe integer'
+      'records[1].amount is NaN, not an integer'
     ],
     [
       'an instant that is a number',
       [transaction('tx-0', 1), transaction('tx-1', 1, 7)],
       'created_at',
       'record 1 has no valid created_at',
-      'records[1].created_at is 7, not an instant as text (2026-11-22T09:00:00Z)'
+      'records[1].created_at is 7, not an ISO-8601 date-time with an offset'
     ],
     [
       'an instant that is empty',
       [transaction('tx-0', 1, ''), transaction('tx-1', 1, '')],
       'created_at',
       'record 0 has no valid created_at',
-      'records[0].created_at is "", not an instant as text (2026-11-22T09:00:00Z)'
+      'records[0].created_at is "", not an ISO-8601 date-time with an offset'
     ],
     [
       'an instant on no calendar',
       [transaction('tx-0', 1), transaction('tx-1', 1, '2026-02-30T00:00:00Z')],
       'created_at',
       'record 1 has no valid created_at',
-      'records[1].created_at is "2026-02-30T00:00:00Z", not an instant as text (2026-11-22T09:00:00Z)'
+      'records[1].created_at is "2026-02-30T00:00:00Z", not an ISO-8601 date-time with an offset'
     ]
   ])('%s', (_, records, field, detail, mistake) => {
     for (const order of ['asc', 'desc'] as const) {
@@ -138,7 +138,7 @@ describe('plainPage: the rows a database found, as the page', () => {
       'an instant that is not one',
       [{ ...company('c-1', 'Acme'), updated_at: 'yesterday' }],
       'record 0 has no valid updated_at',
-      'page[0].updated_at is "yesterday", not an instant as text (2026-11-22T09:00:00Z)'
+      'page[0].updated_at is "yesterday", not an ISO-8601 date-time with an offset'
     ]
   ])('is a 500 naming the first row that is malformed: %s', (_, rows, detail, mistake) => {
     expect(plainPage(companies, rows)).toEqual(mistaken(detail, mistake))
@@ -146,7 +146,7 @@ describe('plainPage: the rows a database found, as the page', () => {
 
   it('names the null a nullable field also takes', () => {
     expect(plainPage(endpoints.decisions, [{ id: 'd-1', request_id: 'req-1', company_id: 5 }])).toEqual(
-      mistaken('record 0 has no valid company_id', 'page[0].company_id is 5, not a string or null')
+      mistaken('record 0 has no valid company_id', 'page[0].company_id is 5, not an id or null')
     )
   })
 

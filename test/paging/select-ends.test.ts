@@ -77,7 +77,7 @@ describe('selectPage from the end is selectPage from the start', () => {
                   _tag: 'InternalError',
                   rule: 'page.records',
                   detail: `record ${bad} has no valid updated_at`,
-                  mistake: `records[${bad}].updated_at is "yesterday", not an instant as text (2026-11-22T09:00:00Z)`
+                  mistake: `records[${bad}].updated_at is "yesterday", not an ISO-8601 date-time with an offset`
                 })
           expect(selectPage(tx, records, filters, sort, { start, end })).toEqual(expected)
           total++

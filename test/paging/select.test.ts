@@ -84,13 +84,13 @@ describe('selectPage: the page of a collection', () => {
       'no sort key',
       [{ id: 'tx-0', status: 'pending' }],
       'record 0 has no valid amount',
-      'records[0].amount is undefined, not a safe integer'
+      'records[0].amount is undefined, not an integer'
     ],
     [
       'a sort key of the wrong type',
       [record('tx-0', 1), { ...record('tx-1', 2), amount: '2' }],
       'record 1 has no valid amount',
-      'records[1].amount is "2", not a safe integer'
+      'records[1].amount is "2", not an integer'
     ]
   ])('is a 500 naming the first record that is malformed: %s', (_, records, detail, mistake) => {
     expect(selectPage(tx, records, [], { field: 'amount', order: 'asc' }, { start: 0, end: 5 })).toEqual(
@@ -240,14 +240,14 @@ describe('selectPage by fields of every type', () => {
       'created_at',
       [{ ...company('c-1', 'Acme'), created_at: 1 }],
       'record 0 has no valid created_at',
-      'records[0].created_at is 1, not an instant as text (2026-11-22T09:00:00Z)'
+      'records[0].created_at is 1, not an ISO-8601 date-time with an offset'
     ],
     [
       'an instant that is not one',
       'created_at',
       [{ ...company('c-1', 'Acme'), created_at: '2026-02-30T00:00:00Z' }],
       'record 0 has no valid created_at',
-      'records[0].created_at is "2026-02-30T00:00:00Z", not an instant as text (2026-11-22T09:00:00Z)'
+      'records[0].created_at is "2026-02-30T00:00:00Z", not an ISO-8601 date-time with an offset'
     ]
   ])('is a 500 for a sort value of the wrong type: %s', (_, field, records, detail, mistake) => {
     expect(selectPage(companies, records, [], { field, order: 'asc' }, { start: 0, end: 5 })).toEqual(mistaken(detail, mistake))
