@@ -125,7 +125,8 @@ const mistakeOf = (errors: t.Errors): string => {
   for (const { place, e } of found) {
     if (place !== '' && deeper(place)) continue
     const at = byPlace.get(place) ?? { e, shapes: [] }
-    if (!at.shapes.includes(shapeOf(e))) at.shapes.push(shapeOf(e))
+    const shape = shapeOf(e)
+    if (!at.shapes.includes(shape)) at.shapes.push(shape)
     byPlace.set(place, at)
   }
   return [...byPlace]
