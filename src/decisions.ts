@@ -21,5 +21,6 @@ export { decisionRecord, replayedRecord, DecisionRecord, RecordedReply, Change, 
 export type { FacadeReply, RecordMeta, Unrecordable } from './decisions/record'
 export { replay, type ReplayResult, type ComparedReply } from './decisions/replay'
 export { decideCase, type Decided, type JsonObject } from './decisions/case'
+export { answerCase, type Answer, type AnswerMeta } from './decisions/answer'
 export { LIBRARY_VERSION } from './decisions/version'
 export { decisionEndpoints, isDecisionEndpoint, type DecisionEndpoint } from './decision/endpoints'

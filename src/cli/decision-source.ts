@@ -2,7 +2,7 @@
  * Where `budget-rules decisions` and `replay` read decision records from: the reference
  * server's database (`DATABASE_URL`, or PGlite under `DATA_DIR`, as `serve` reads them), a
  * running server's `GET /v1/decisions` (`--url`, `--token`, `--company`: a PGlite directory has
- * one process at a time), or an NDJSON export (`--file`, for `replay`). Each gives one record by
+ * one process at a time), or a file of records, one a line (`--file`: an export, or the decision service's `--records`). Each gives one record by
  * request id, or the records a filter selects, oldest first, a batch at a time.
  *
  * @example
@@ -16,6 +16,7 @@ import { request } from 'node:http'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { either as E } from 'fp-ts'
+import { compareInstants, type Instant, parseInstant } from '../calendar/instant'
 import { parseErrorResponse } from '../client/error'
 import { DecisionRecord } from '../decisions'
 import { describeValue } from '../json/describe'
@@ -252,12 +253,10 @@ export const apiSource = (api: {
 // -------------------------------------------------------------------------------------
 
 /** The records of an NDJSON file, one per line (as `decisions export` writes them); the filter is not applied. */
-export const fileSource = (file: string): RecordSource => ({
-  name: file,
-  find: () => Promise.resolve(null),
-  batches: async function* () {
+export const fileSource = (file: string): RecordSource => {
+  /** Each record of the file, in its order, with its line number. */
+  const records = async function* (): AsyncGenerator<DecisionRecord> {
     const lines = createInterface({ input: createReadStream(file), crlfDelay: Number.POSITIVE_INFINITY })
-    let batch: Array<DecisionRecord> = []
     let n = 0
     try {
       for await (const line of lines) {
@@ -271,17 +270,48 @@ export const fileSource = (file: string): RecordSource => ({
         }
         const record = DecisionRecord.decode(parsed)
         if (E.isLeft(record)) throw new CliError(`${file} line ${n} is not a decision record`)
-        batch.push(record.right)
-        if (batch.length === BATCH) {
-          yield batch
-          batch = []
-        }
+        yield record.right
       }
     } catch (err) {
       if (err instanceof CliError) throw err
       throw new CliError(`cannot read ${file}: ${fileProblem(err)}`)
     }
-    if (batch.length > 0) yield batch
-  },
-  close: () => Promise.resolve()
-})
+  }
+  return {
+    name: file,
+    // The last record of the request: a file appended to twice keeps the later.
+    find: async (requestId) => {
+      let found: DecisionRecord | null = null
+      for await (const record of records()) if (record.request_id === requestId) found = record
+      return found
+    },
+    batches: async function* (filter) {
+      const since = filter.since === undefined ? null : parseInstant(filter.since)
+      let batch: Array<DecisionRecord> = []
+      let left = filter.limit ?? Number.POSITIVE_INFINITY
+      for await (const r of records()) {
+        if (left === 0) break
+        if (!selects(filter, since, r)) continue
+        batch.push(r)
+        left--
+        if (batch.length === BATCH) {
+          yield batch
+          batch = []
+        }
+      }
+      if (batch.length > 0) yield batch
+    },
+    close: () => Promise.resolve()
+  }
+}
+
+/** Whether `filter` selects `r`, as the database's query does: a file cannot be queried. */
+const selects = (filter: DecisionFilter, since: Instant | null, r: DecisionRecord): boolean => {
+  if (filter.resource !== undefined && r.resource_id !== filter.resource) return false
+  if (filter.actor !== undefined && r.actor_id !== filter.actor) return false
+  if (filter.status !== undefined && r.status !== filter.status) return false
+  if (filter.endpoint !== undefined && r.endpoint !== filter.endpoint) return false
+  if (since === null) return true
+  const at = parseInstant(r.at)
+  return at !== null && compareInstants(at, since) >= 0
+}

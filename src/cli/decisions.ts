@@ -2,7 +2,8 @@
  * `budget-rules decisions show REQUEST_ID`, `decisions list`, `decisions export` and
  * `budget-rules replay` (R-121, R-122): the records of the reference server's database (read as
  * `serve` reads it: `DATABASE_URL`, or PGlite under `DATA_DIR`), of a running server (`--url`,
- * `--token`, `--company`), or, for `replay`, of an NDJSON export (`--file`). `replay` decides
+ * `--token`, `--company`), or of a file of records, one a line (`--file`: an export, or the decision
+ * service's `--records`). `replay` decides
  * each record's case again with this library, prints each difference with its request id, shows
  * its progress on standard error, ends with `N replayed, N same, N differ, N not replayable`, and
  * exits 1 when any differs.
@@ -15,7 +16,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs'
 import type { Command } from 'commander'
 import { type DecisionRecord, decisionEndpoints, isDecisionEndpoint, replay } from '../decisions'
-import { compareInstants, parseInstant } from '../calendar/instant'
+import { parseInstant } from '../calendar/instant'
 import { describeValue } from '../json/describe'
 import type { DecisionFilter } from '../store/decisions'
 import { CommandFailed, parseUrl } from './conformance'
@@ -92,6 +93,7 @@ export const parseEndpoint = (value: string): string => {
 
 /** The options every command of records takes: where they are. */
 interface Where {
+  readonly file?: string
   readonly url?: string
   readonly token?: string
   readonly company?: string
@@ -108,6 +110,11 @@ interface Filters {
 
 /** The records `where` names: a running server's API with all three of --url, --token, --company, else the database. */
 const sourceOf = async (where: Where, io: Io, command: string): Promise<RecordSource> => {
+  if (where.file !== undefined) {
+    if (where.url !== undefined || where.token !== undefined || where.company !== undefined)
+      throw new CliError('--file reads records from a file: it goes without --url, --token and --company')
+    return fileSource(where.file)
+  }
   const given = [where.url, where.token, where.company].filter((v) => v !== undefined).length
   if (given === 0) return databaseSource({ ...databaseOptions(io.env), command })
   if (given < 3 || where.url === undefined || where.token === undefined || where.company === undefined)
@@ -135,6 +142,7 @@ const using = async <T>(source: RecordSource, work: (s: RecordSource) => Promise
 
 const whereOptions = (command: Command): Command =>
   command
+    .option('--file <records.ndjson>', 'read the records of a file, one a line (decisions export, serve --decide --records)')
     .option('--url <url>', "a running server's URL: read its GET /v1/decisions instead of the database", parseUrl)
     .option('--token <key>', "an admin's API key, with --url")
     .option('--company <id>', 'the company whose records to read, with --url')
@@ -283,42 +291,15 @@ export const replayCommand = (program: Command, io: Io): Command =>
       .description(
         'decide recorded requests again with this library and compare the replies; exit 1 when any differs (records of DATABASE_URL or DATA_DIR, --url, or --file)'
       )
-      .option('--file <export.ndjson>', 'the records of an export (decisions export) instead of the database')
       .option('--endpoint <endpoint>', 'only the records of this endpoint', parseEndpoint)
       .option('--since <instant>', 'only the records at or after this instant', parseSince)
-  ).action(async (options: Where & { file?: string; endpoint?: string; since?: string }) => {
-    const source = options.file === undefined ? await sourceOf(options, io, 'replay') : fileSource(options.file)
-    const filter = filterOf(options)
+  ).action(async (options: Where & { endpoint?: string; since?: string }) => {
+    const source = await sourceOf(options, io, 'replay')
     const counts = await using(source, (s) =>
-      replayAll(
-        options.file === undefined
-          ? s.batches(filter)
-          : onlyThose(
-              s.batches(filter),
-              (r) => (filter.endpoint === undefined || r.endpoint === filter.endpoint) && after(r, filter.since)
-            ),
-        io.out,
-        (c) => {
-          io.err(`replaying: ${replaySummary(c)}\n`)
-        }
-      )
+      replayAll(s.batches(filterOf(options)), io.out, (c) => {
+        io.err(`replaying: ${replaySummary(c)}\n`)
+      })
     )
     io.out(`${replaySummary(counts)}\n`)
     if (counts.differ > 0) throw new CommandFailed(`${counts.differ} replies differ`)
   })
-
-/** Whether a record is at or after `since` (an instant), when there is one. */
-const after = (r: DecisionRecord, since: string | undefined): boolean => {
-  if (since === undefined) return true
-  const at = parseInstant(r.at)
-  const from = parseInstant(since)
-  return at !== null && from !== null && compareInstants(at, from) >= 0
-}
-
-/** The batches with only the records `keep` keeps (a file's filter, which the file itself cannot apply). */
-async function* onlyThose(
-  batches: AsyncIterable<ReadonlyArray<DecisionRecord>>,
-  keep: (r: DecisionRecord) => boolean
-): AsyncGenerator<ReadonlyArray<DecisionRecord>> {
-  for await (const batch of batches) yield batch.filter(keep)
-}

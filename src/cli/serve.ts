@@ -63,6 +63,7 @@ export const databaseOptions = (
  * //=> { port: 3000, dataDir: '.data', logLevel: 'info', rateLimitPerMinute: 30, idempotencyTtlHours: 1 }
  * serveOptions({ LOG_LEVEL: 'silent', DECISION_LOG: 'off', DECISION_LOG_DAYS: '7', METRICS_TOKEN: 't0k3n' })
  * //=> { port: 3000, dataDir: '.data', logLevel: 'silent', decisionLog: false, decisionLogDays: 7, metricsToken: 't0k3n' }
+ * serveOptions({ HOST: '0.0.0.0' }) //=> { port: 3000, dataDir: '.data', logLevel: 'info', host: '0.0.0.0' }
  * serveOptions({ TRUST_PROXY: '1', LOCK_TIMEOUT_MS: '500' })
  * //=> { port: 3000, dataDir: '.data', logLevel: 'info', trustProxy: true, timeouts: { statementMs: 5000, lockMs: 500, idleInTransactionMs: 10000 } }
  * (() => { try { return serveOptions({ LOG_LEVEL: 'verbose' }) } catch (e) { return String(e) } })()
@@ -89,6 +90,7 @@ export const serveOptions = (
   decisionLogDays?: number
   metricsToken?: string
   trustProxy?: true
+  host?: string
   timeouts?: { statementMs: number; lockMs: number; idleInTransactionMs: number }
   conformance?: true
 } => {
@@ -118,6 +120,7 @@ export const serveOptions = (
     ...(decisionLogDays === undefined ? {} : { decisionLogDays }),
     ...(env.METRICS_TOKEN === undefined || env.METRICS_TOKEN === '' ? {} : { metricsToken: env.METRICS_TOKEN }),
     ...(trustProxy === '1' ? { trustProxy: true as const } : {}),
+    ...(env.HOST === undefined || env.HOST === '' ? {} : { host: env.HOST }),
     ...(timed
       ? {
           timeouts: {
@@ -141,10 +144,18 @@ export const serveCommand = (program: Command, io: Io): Command =>
   program
     .command('serve')
     .description(
-      'start the reference server (PORT, default 3000; DATA_DIR, default .data; DATABASE_URL; RATE_LIMIT_PER_MINUTE, default 600; IDEMPOTENCY_TTL_HOURS, default 24; LOG_LEVEL, default info; DECISION_LOG=off; DECISION_LOG_DAYS, default 30; METRICS_TOKEN; TRUST_PROXY=1; STATEMENT_TIMEOUT_MS, LOCK_TIMEOUT_MS, IDLE_IN_TRANSACTION_TIMEOUT_MS; CONFORMANCE=1)'
+      'start the reference server (PORT, default 3000; DATA_DIR, default .data; DATABASE_URL; RATE_LIMIT_PER_MINUTE, default 600; IDEMPOTENCY_TTL_HOURS, default 24; LOG_LEVEL, default info; DECISION_LOG=off; DECISION_LOG_DAYS, default 30; METRICS_TOKEN; TRUST_PROXY=1; HOST, default 127.0.0.1; STATEMENT_TIMEOUT_MS, LOCK_TIMEOUT_MS, IDLE_IN_TRANSACTION_TIMEOUT_MS; CONFORMANCE=1)'
     )
     .option('--conformance', 'test mode: the conformance hook (PUT /__conformance/state), never in production')
-    .action(async (flags: { conformance?: boolean }) => {
+    .option(
+      '--decide',
+      'the decision service instead (R-130): POST /v1/decide and /v1/decide/batch, no database (PORT, HOST, DECIDE_TOKEN, METRICS_TOKEN, LOG_LEVEL)'
+    )
+    .option('--records <file>', 'with --decide: append each decision record to <file> as a line of JSON')
+    .action(async (flags: { conformance?: boolean; decide?: boolean; records?: string }) => {
+      if (flags.decide === true) return decideService(io, flags)
+      if (flags.records !== undefined)
+        throw new CliError('--records is for --decide: the reference server keeps its records in its database')
       const options = { ...serveOptions(io.env), ...(flags.conformance === true ? { conformance: true as const } : {}) }
       // Listened for from the start: a SIGTERM while the database opens stops the server once it listens, cleanly.
       const stopped = io.signal()
@@ -163,3 +174,34 @@ export const serveCommand = (program: Command, io: Io): Command =>
       io.out(`${signal}: closing\n`)
       await server.close()
     })
+
+/**
+ * `serve --decide`: the decision service (R-130) on `PORT` (default 3000) of `HOST` (default
+ * 127.0.0.1; `0.0.0.0` in a container), asking for `DECIDE_TOKEN` when set; closed on SIGTERM
+ * or SIGINT once the requests under way are answered.
+ */
+const decideService = async (io: Io, flags: { conformance?: boolean; records?: string }): Promise<void> => {
+  if (flags.conformance === true)
+    throw new CliError('--conformance is for the reference server: the decision service keeps no data')
+  const { port, host, logLevel, metricsToken } = serveOptions(io.env)
+  const stopped = io.signal()
+  const { startDecisionService } = await import('../decision-service/main')
+  const service = await startDecisionService({
+    port,
+    logLevel,
+    ...(host === undefined ? {} : { host }),
+    ...(metricsToken === undefined ? {} : { metricsToken }),
+    ...(io.env.DECIDE_TOKEN === undefined || io.env.DECIDE_TOKEN === '' ? {} : { token: io.env.DECIDE_TOKEN }),
+    ...(flags.records === undefined ? {} : { records: flags.records })
+  }).catch((err: unknown) => {
+    const code = (err as NodeJS.ErrnoException).code
+    if (code === 'EADDRINUSE') throw new CliError(`cannot serve on port ${port}: it is in use (set PORT to another port)`)
+    if (flags.records !== undefined && typeof code === 'string' && code !== 'EADDRNOTAVAIL')
+      throw new CliError(`cannot write records to ${flags.records}: ${code}`)
+    throw err
+  })
+  io.out(`budget-rules decision service listening on ${service.url}\n`)
+  const signal = await stopped
+  io.out(`${signal}: closing\n`)
+  await service.close()
+}

@@ -32,8 +32,23 @@ const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
 
 const digest = (text: string): Buffer => createHash('sha256').update(text).digest()
 
-/** The metrics over a database's connections; `token` (METRICS_TOKEN) guards `/metrics` when set. */
-export const metrics = (db: Database, token: string | undefined): Metrics => {
+/** The counters every service of the library keeps (the reference server and the decision service, R-123, R-130). */
+export interface RequestMetrics {
+  readonly register: Registry
+  /** Counts a request answered, and how long it took. */
+  readonly request: (method: string, route: string, status: number, seconds: number) => void
+  /** Counts a decision: its endpoint, status, and the rule that decided (the last consulted). */
+  readonly decision: (endpoint: string, status: number, rule: string) => void
+  readonly dropped: (endpoint: string) => void
+  /** The reply to `GET /metrics` as status, content type and text: a 401 without the token when one is set. */
+  readonly scrape: (authorization: unknown) => Promise<{ status: 200 | 401; contentType: string; text: string }>
+}
+
+/**
+ * A registry with the process's default metrics, the requests and their durations by method,
+ * route pattern and status, the decisions, the records dropped; `token` guards the scrape.
+ */
+export const requestMetrics = (token: string | undefined): RequestMetrics => {
   const register = new Registry()
   collectDefaultMetrics({ register })
   // Gauges named as counters, which promtool refuses; each is the sum of the same name's series by type.
@@ -59,15 +74,44 @@ export const metrics = (db: Database, token: string | undefined): Metrics => {
     labelNames: ['endpoint', 'status', 'rule'] as const,
     registers: [register]
   })
-  const rateLimited = new Counter({
-    name: 'budget_rules_rate_limited_total',
-    help: 'Requests the rate limit refused with a 429.',
-    registers: [register]
-  })
   const dropped = new Counter({
     name: 'budget_rules_decision_records_dropped_total',
     help: 'Decision records not kept because they could not be built without leaking or losing what decided.',
     labelNames: ['endpoint'] as const,
+    registers: [register]
+  })
+  const expected = token === undefined || token === '' ? null : digest(token)
+  return {
+    register,
+    request: (method, route, status, seconds) => {
+      const at = { method, route, status: String(status) }
+      requests.inc(at)
+      durations.observe(at, seconds)
+    },
+    decision: (endpoint, status, rule) => {
+      decisions.inc({ endpoint, status: String(status), rule })
+    },
+    dropped: (endpoint) => {
+      dropped.inc({ endpoint })
+    },
+    scrape: async (headers) => {
+      if (expected !== null) {
+        const given = bearerKey(headers as never)
+        // Compared as digests of one length, in constant time.
+        if (given === undefined || !timingSafeEqual(digest(given), expected)) return { status: 401, contentType: '', text: '' }
+      }
+      return { status: 200, contentType: register.contentType, text: await register.metrics() }
+    }
+  }
+}
+
+/** The metrics over a database's connections; `token` (METRICS_TOKEN) guards `/metrics` when set. */
+export const metrics = (db: Database, token: string | undefined): Metrics => {
+  const base = requestMetrics(token)
+  const { register } = base
+  const rateLimited = new Counter({
+    name: 'budget_rules_rate_limited_total',
+    help: 'Requests the rate limit refused with a 429.',
     registers: [register]
   })
   new Gauge({
@@ -89,30 +133,18 @@ export const metrics = (db: Database, token: string | undefined): Metrics => {
       this.set(db.stats().waiting)
     }
   })
-  const expected = token === undefined || token === '' ? null : digest(token)
   return {
-    request: (method, route, status, seconds) => {
-      const at = { method, route, status: String(status) }
-      requests.inc(at)
-      durations.observe(at, seconds)
-    },
-    decision: (endpoint, status, rule) => {
-      decisions.inc({ endpoint, status: String(status), rule })
-    },
+    request: base.request,
+    decision: base.decision,
     rateLimited: () => {
       rateLimited.inc()
     },
-    dropped: (endpoint) => {
-      dropped.inc({ endpoint })
-    },
+    dropped: base.dropped,
     handler: async (c) => {
-      if (expected !== null) {
-        const given = bearerKey(c.req.raw.headers)
-        // Compared as digests of one length, in constant time.
-        if (given === undefined || !timingSafeEqual(digest(given), expected))
-          return new Response(null, { status: 401, headers: { 'WWW-Authenticate': 'Bearer' } })
-      }
-      return new Response(await register.metrics(), { status: 200, headers: { 'Content-Type': register.contentType } })
+      const scraped = await base.scrape(c.req.raw.headers)
+      return scraped.status === 401
+        ? new Response(null, { status: 401, headers: { 'WWW-Authenticate': 'Bearer' } })
+        : new Response(scraped.text, { status: 200, headers: { 'Content-Type': scraped.contentType } })
     }
   }
 }
