@@ -64,13 +64,15 @@ export const decisionServiceDocument = {
     title: 'The budget rules as a decision service',
     version: '1',
     description:
-      'The replies of the banking API, decided by the budget-rules library for a server in any language: send the case (the request, the session, what the server looked up), get the reply to send, the rules that decided it, the budget to persist and the decision record. No database, no state.',
+      'The replies of the banking API, decided by the budget-rules library for a server in any language: send the case (the request, the session, what the server looked up), get the reply to send, the rules that decided it, the budget to persist and the decision record. No database, no state. Besides: `GET /healthz` answers `{"status":"ok"}`, and `GET /openapi.json` this document.',
     license: { name: 'MIT', identifier: 'MIT' }
   },
+  // Where the document is served from: the service answers its paths at its own root.
+  servers: [{ url: '/' }],
   security: [{}, { bearer: [] }],
   tags: [
     { name: 'decisions', description: 'Cases decided.' },
-    { name: 'operations', description: 'Health, metrics and this document.' }
+    { name: 'operations', description: "The service's metrics." }
   ],
   paths: {
     '/v1/decide': {
@@ -117,20 +119,6 @@ export const decisionServiceDocument = {
         }
       }
     },
-    '/healthz': {
-      get: {
-        operationId: 'health',
-        tags: ['operations'],
-        summary: 'Whether the service answers',
-        security: [{}],
-        responses: {
-          '200': {
-            description: 'It does.',
-            content: { 'application/json': { schema: object({ status: { const: 'ok' } }, ['status']) } }
-          }
-        }
-      }
-    },
     '/metrics': {
       get: {
         operationId: 'metrics',
@@ -141,15 +129,6 @@ export const decisionServiceDocument = {
           '200': { description: 'The metrics.', content: { 'text/plain': { schema: text } } },
           '401': { description: 'The metrics ask for their token (`METRICS_TOKEN`).' }
         }
-      }
-    },
-    '/openapi.json': {
-      get: {
-        operationId: 'document',
-        tags: ['operations'],
-        summary: 'This document',
-        security: [{}],
-        responses: { '200': { description: 'This document.', content: { 'application/json': { schema: { type: 'object' } } } } }
       }
     }
   },

@@ -6,7 +6,8 @@
  *
  * A case is what `budget-rules decide` reads and a record keeps (R-120): `{ endpoint, request,
  * session, ..., request_id? }`, with `method` and `path` optional (the record's request line;
- * by default the endpoint's route with the case's ids in it). What is not a case is refused with
+ * by default the endpoint's route with the case's ids in it, `-` for one it does not hold, such
+ * as the id of a budget not found: a server sends the path it was asked then). What is not a case is refused with
  * the path of the field at fault; a case whose content is wrong (a budget without `today`, a role
  * spelled `Admin`) is answered, as the facade answers it: the 500 that names the mistake.
  *

@@ -6,10 +6,16 @@
  */
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { OPENAPI_DOC, renderOpenApiDoc } from '../../scripts/openapi'
+import { DECIDE_OPENAPI_DOC, OPENAPI_DOC, renderDecideOpenApiDoc, renderOpenApiDoc } from '../../scripts/openapi'
 
 describe('docs/openapi.json', () => {
   it('is what the rules generate (run `npm run docs` after changing a rule, an endpoint or the model)', () => {
     expect(readFileSync(OPENAPI_DOC, 'utf8')).toBe(renderOpenApiDoc())
+  })
+})
+
+describe('docs/decide.openapi.json', () => {
+  it("is the decision service's document (run `npm run docs` after changing it)", () => {
+    expect(readFileSync(DECIDE_OPENAPI_DOC, 'utf8')).toBe(renderDecideOpenApiDoc())
   })
 })

@@ -41,13 +41,16 @@ const ended = (child: ChildProcess): Promise<void> =>
   })
 
 /**
- * Starts `prism proxy` in front of `upstream`; resolves once it answers. Its output is kept to
+ * Starts `prism proxy` in front of `upstream`, checking `served` (the API's document by default); resolves once it answers. Its output is kept to
  * say why, should it stop or not answer within a minute.
  */
-export const startPrism = async (upstream: string): Promise<Prism> => {
+export const startPrism = async (
+  upstream: string,
+  served: unknown = openApiDocument({ serverUrl: upstream })
+): Promise<Prism> => {
   const dir = mkdtempSync(join(tmpdir(), 'prism-'))
   const document = join(dir, 'openapi.json')
-  writeFileSync(document, JSON.stringify(openApiDocument({ serverUrl: upstream })))
+  writeFileSync(document, JSON.stringify(served))
   const port = await freePort()
   const child = spawn(
     process.execPath,
