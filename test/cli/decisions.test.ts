@@ -6,11 +6,13 @@
  */
 import { createHash } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DecisionRecord } from '../../src/decisions'
 import { serve } from '../../src/server/main'
+import { run } from '../../src/cli/program'
 import { call } from '../server/harness'
 import { runCli, spawnCli } from './run'
 
@@ -170,6 +172,108 @@ describe('budget-rules decisions, over the database', () => {
       'error: --url, --token and --company go together: the server, an admin key and the company\n'
     )
     expect((await runCli(['decisions', 'show'], env())).code).toBe(2)
+  })
+})
+
+describe('budget-rules decisions --file', () => {
+  it('show and list read a file of records as they read the database', async () => {
+    const out = join(dir, 'export.ndjson')
+    for (const args of [
+      ['show', ids.topUp ?? ''],
+      ['show', ids.refused ?? '', '--json'],
+      ['list'],
+      ['list', '--endpoint', 'budget.update'],
+      ['list', '--status', '403'],
+      ['list', '--resource', 'b-travel', '--limit', '2'],
+      ['list', '--actor', 'u-admin'],
+      ['list', '--since', '2026-11-23T15:00:03Z']
+    ]) {
+      const fromFile = await runCli(['decisions', ...args, '--file', out], env())
+      const fromDatabase = await runCli(['decisions', ...args], env())
+      expect(fromFile, args.join(' ')).toEqual(fromDatabase)
+      expect(fromFile.stdout.length, args.join(' ')).toBeGreaterThan(0)
+    }
+  })
+
+  it('shows the later of two records of one request, and names the file of a request it lacks', async () => {
+    const out = join(dir, 'twice.ndjson')
+    const [first] = readFileSync(join(dir, 'export.ndjson'), 'utf8').trim().split('\n') as [string]
+    const record = JSON.parse(first) as DecisionRecord
+    writeFileSync(out, `${first}\n\n${JSON.stringify({ ...record, path: '/v1/budgets/again' })}\n`)
+    const shown = await runCli(['decisions', 'show', record.request_id, '--json', '--file', out], env())
+    expect((JSON.parse(shown.stdout) as DecisionRecord).path).toBe('/v1/budgets/again')
+    expect(await runCli(['decisions', 'show', 'req-none', '--file', out], env())).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: no record of request "req-none" in ${out}\n`
+    })
+    expect((await runCli(['decisions', 'list', '--file', out, '--url', 'http://127.0.0.1:1'], env())).stderr).toBe(
+      'error: --file reads records from a file: it goes without --url, --token and --company\n'
+    )
+  })
+})
+
+describe('budget-rules serve --decide', () => {
+  it('serves the decision service until a signal, its records in the file given, which replay and show read', async () => {
+    const records = join(dir, 'decided.ndjson')
+    let stop: (signal: string) => void = () => undefined
+    const printed: Array<string> = []
+    const exited = run(['serve', '--decide', '--records', records], {
+      out: (text) => {
+        printed.push(text)
+      },
+      err: (text) => {
+        printed.push(text)
+      },
+      env: { PORT: '0', LOG_LEVEL: 'silent', DECIDE_TOKEN: 't' },
+      signal: () =>
+        new Promise((resolve) => {
+          stop = resolve
+        })
+    })
+    for (let i = 0; i < 200 && printed.length === 0; i++) await new Promise((r) => setTimeout(r, 20))
+    const url = /listening on (http:\/\/\S+)/.exec(printed.join(''))?.[1] ?? ''
+    expect(printed).toEqual([`budget-rules decision service listening on ${url}\n`])
+    const answer = (await (
+      await fetch(`${url}/v1/decide`, {
+        method: 'POST',
+        headers: { Authorization: 'Bearer t' },
+        body: readFileSync(new URL('../../examples/case-top-up.json', import.meta.url), 'utf8')
+      })
+    ).json()) as { status: number; record: DecisionRecord }
+    expect(answer.status).toBe(200)
+    stop('SIGTERM')
+    expect(await exited).toBe(0)
+    expect(printed.at(-1)).toBe('SIGTERM: closing\n')
+    expect(await runCli(['replay', '--file', records], env())).toEqual({
+      code: 0,
+      stdout: '1 replayed, 1 same, 0 differ, 0 not replayable\n',
+      stderr: ''
+    })
+    const shown = await runCli(['decisions', 'show', answer.record.request_id, '--json', '--file', records], env())
+    expect(JSON.parse(shown.stdout)).toEqual(answer.record)
+  })
+
+  it('refuses --records without --decide, --conformance with it, and a port in use', async () => {
+    expect((await runCli(['serve', '--records', 'x.ndjson'], {})).stderr).toBe(
+      'error: --records is for --decide: the reference server keeps its records in its database\n'
+    )
+    expect((await runCli(['serve', '--decide', '--conformance'], {})).stderr).toBe(
+      'error: --conformance is for the reference server: the decision service keeps no data\n'
+    )
+    expect((await runCli(['serve', '--decide', '--records', join(dir, 'no', 'such', 'dir.ndjson')], { PORT: '0' })).stderr).toBe(
+      `error: cannot write records to ${join(dir, 'no', 'such', 'dir.ndjson')}: ENOENT\n`
+    )
+    const taken = createServer()
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve))
+    const { port } = taken.address() as AddressInfo
+    try {
+      expect((await runCli(['serve', '--decide'], { PORT: String(port) })).stderr).toBe(
+        `error: cannot serve on port ${port}: it is in use (set PORT to another port)\n`
+      )
+    } finally {
+      taken.close()
+    }
   })
 })
 
