@@ -183,6 +183,17 @@ describe('answerCase, a facade endpoint', () => {
     )
   })
 
+  it('keeps a key named __proto__ as a key, as JSON.parse does, never as the prototype', () => {
+    const c = JSON.parse(
+      `{"endpoint":"budget.update","request":{"headers":${JSON.stringify(headers)},"body":"{}"},"session":{"__proto__":{"polluted":true},"user":{"id":"u-admin","email_verified":true},"memberships":{}},"budget":null,"today":"2026-11-22","request_id":"r"}`
+    ) as unknown
+    const session = answered(c).record?.case?.session as Record<string, unknown>
+    expect(Object.getPrototypeOf(session)).toBe(Object.prototype)
+    expect(Object.keys(session)).toEqual(['__proto__', 'user', 'memberships'])
+    expect(Object.getOwnPropertyDescriptor(session, '__proto__')?.value).toEqual({ polluted: true })
+    expect('polluted' in session).toBe(false)
+  })
+
   it('answers without a record when the case is deeper than a record keeps', () => {
     let deep: unknown = 'bottom'
     for (let i = 0; i < 40; i++) deep = { deep }
