@@ -25,6 +25,7 @@ export const UTC_ONLY = [
   'test/openapi/{client,prism,tools}.test.ts',
   'test/react-admin/server.test.ts',
   'test/embedding/!(readme).test.ts',
+  'test/decision-service/*.test.ts',
   'test/{consumer,docs-blocks,examples,examples-in-docs}.test.ts'
 ]
 

@@ -159,7 +159,7 @@ export const serveCommand = (program: Command, io: Io): Command =>
       const options = { ...serveOptions(io.env), ...(flags.conformance === true ? { conformance: true as const } : {}) }
       // Listened for from the start: a SIGTERM while the database opens stops the server once it listens, cleanly.
       const stopped = io.signal()
-      const { serve } = await import('../server/main')
+      const { serve } = await withPeers(SERVER_PEERS, () => import('../server/main'))
       const server = await serve(options).catch((err: unknown) => {
         throw (err as NodeJS.ErrnoException).code === 'EADDRINUSE'
           ? new CliError(`cannot serve on port ${options.port}: it is in use (set PORT to another port)`)
@@ -175,6 +175,24 @@ export const serveCommand = (program: Command, io: Io): Command =>
       await server.close()
     })
 
+/** The optional peer dependencies each service loads (package.json `peerDependenciesMeta`). */
+const SERVER_PEERS = ['hono', '@hono/node-server', '@electric-sql/pglite', 'pg', 'pino', 'prom-client']
+const DECISION_SERVICE_PEERS = ['pino', 'prom-client']
+
+/**
+ * The modules `load` gives, or, when a peer dependency is not installed, one line that says
+ * which and how to install them all: npm leaves optional peers out of an install.
+ */
+const withPeers = async <T>(peers: ReadonlyArray<string>, load: () => Promise<T>): Promise<T> => {
+  try {
+    return await load()
+  } catch (err) {
+    const missing = /Cannot find (?:package|module) '([^']+)'/.exec((err as Error).message)?.[1]
+    if ((err as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND' || missing === undefined) throw err
+    throw new CliError(`${missing} is not installed: this command needs ${peers.join(', ')} (npm install ${peers.join(' ')})`)
+  }
+}
+
 /**
  * `serve --decide`: the decision service (R-130) on `PORT` (default 3000) of `HOST` (default
  * 127.0.0.1; `0.0.0.0` in a container), asking for `DECIDE_TOKEN` when set; closed on SIGTERM
@@ -185,7 +203,7 @@ const decideService = async (io: Io, flags: { conformance?: boolean; records?: s
     throw new CliError('--conformance is for the reference server: the decision service keeps no data')
   const { port, host, logLevel, metricsToken } = serveOptions(io.env)
   const stopped = io.signal()
-  const { startDecisionService } = await import('../decision-service/main')
+  const { startDecisionService } = await withPeers(DECISION_SERVICE_PEERS, () => import('../decision-service/main'))
   const service = await startDecisionService({
     port,
     logLevel,

@@ -56,6 +56,12 @@ interface Sent {
   readonly decision?: Answer
 }
 
+/** A case answered, and the endpoint it named (the metrics' label, a record or not). */
+interface Decided {
+  readonly endpoint: string
+  readonly answer: Answer
+}
+
 const problem = (status: number, error: string, message: string): Sent => ({
   status,
   json: JSON.stringify({ error, message })
@@ -77,7 +83,8 @@ class BodyRefused extends Error {
   }
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+// A byte order mark before the JSON is dropped, as RFC 8259 lets a parser do.
+const utf8 = new TextDecoder('utf-8', { fatal: true })
 
 /** The body as text, refused once it passes `limit` bytes (413), is not UTF-8 (400) or stops coming (no reply). */
 const readBody = (req: IncomingMessage, limit: number): Promise<string> =>
@@ -132,21 +139,21 @@ export const decisionService = (options: DecisionServiceOptions): RequestListene
   const keyId = (key: string): string => keyIdOf(keyHash(key))
   const openapi = JSON.stringify(decisionServiceDocument)
 
-  const answer = (c: unknown, requestId: string, at_path: string | undefined): Answer | string => {
+  /** The answer to a case and the endpoint it named, or why it is no case. */
+  const answer = (c: unknown, requestId: string, at_path: string | undefined): Decided | string => {
     const answered = answerCase(c, {
       at: options.clock().toISOString(),
       request_id: requestId,
       keyId,
       ...(at_path === undefined ? {} : { at_path })
     })
-    return answered._tag === 'Left' ? answered.left : answered.right
+    return answered._tag === 'Left' ? answered.left : { endpoint: (c as { readonly endpoint: string }).endpoint, answer: answered.right }
   }
 
   /** Counts and hands on what was decided, once the whole request is answered: a batch refused keeps nothing. */
-  const decided = (answers: ReadonlyArray<Answer>): void => {
-    for (const a of answers) {
+  const decided = (all: ReadonlyArray<Decided>): void => {
+    for (const { endpoint, answer: a } of all) {
       const record = a.record
-      const endpoint = record?.endpoint ?? 'unrecorded'
       const rule = a.reasons.at(-1)?.rule
       if (rule !== undefined) metrics.decision(endpoint, a.status, rule)
       if (record === null) metrics.dropped(endpoint)
@@ -158,7 +165,7 @@ export const decisionService = (options: DecisionServiceOptions): RequestListene
     const a = answer(json, requestId, undefined)
     if (typeof a === 'string') return problem(400, 'bad_request', a)
     decided([a])
-    return { status: 200, json: JSON.stringify(a), decision: a }
+    return { status: 200, json: JSON.stringify(a.answer), decision: a.answer }
   }
 
   const batch = (json: unknown, requestId: string): Sent => {
@@ -168,14 +175,14 @@ export const decisionService = (options: DecisionServiceOptions): RequestListene
     if (!Array.isArray(cases)) return problem(400, 'bad_request', `cases is ${describeValue(cases)}, not an array of cases`)
     if (cases.length > MAX_BATCH_CASES)
       return problem(400, 'bad_request', `cases holds ${cases.length} cases, more than ${MAX_BATCH_CASES}`)
-    const answers: Array<Answer> = []
+    const all: Array<Decided> = []
     for (let i = 0; i < cases.length; i++) {
       const a = answer(cases[i], `${requestId}.${i}`, `cases[${i}]`)
       if (typeof a === 'string') return problem(400, 'bad_request', a)
-      answers.push(a)
+      all.push(a)
     }
-    decided(answers)
-    return { status: 200, json: JSON.stringify({ answers }) }
+    decided(all)
+    return { status: 200, json: JSON.stringify({ answers: all.map((a) => a.answer) }) }
   }
 
   const route = async (req: IncomingMessage, path: string, requestId: string): Promise<Sent> => {

@@ -239,6 +239,11 @@ describe('what is not a case', () => {
     )
   })
 
+  it('reads a body after a byte order mark, as RFC 8259 lets a parser', async () => {
+    const got = await send(service.url, 'POST', '/v1/decide/batch', '\uFEFF{"cases":[]}')
+    expect([got.status, json(got)]).toEqual([200, { answers: [] }])
+  })
+
   it('refuses a body that is not UTF-8, and one over the limit with a 413', async () => {
     const bytes = await new Promise<Reply>((resolve, reject) => {
       const req = request(`${service.url}/v1/decide`, { method: 'POST', agent: false }, (res) => {
@@ -346,6 +351,25 @@ describe('the routes', () => {
     expect(metrics).toMatch(/^http_requests_total\{method="GET",route="unmatched",status="404"\} \d+$/m)
   })
 
+  it('counts an answer with no record under the endpoint its case named', async () => {
+    const [s] = fc.sample(scenario({ endpoints: ['budget.update'] }), { numRuns: 1, seed: 5 }) as [Scenario]
+    const { endpoint, context } = caseOf(s)
+    let deep: unknown = 'bottom'
+    for (let i = 0; i < 40; i++) deep = { deep }
+    const fresh = await startDecisionService({ clock })
+    const got = await send(
+      fresh.url,
+      'POST',
+      '/v1/decide',
+      JSON.stringify({ endpoint, ...context, session: { ...context.session, deep } })
+    )
+    expect((json(got) as { record: unknown }).record).toBeNull()
+    const metrics = (await send(fresh.url, 'GET', '/metrics')).text
+    await fresh.close()
+    expect(metrics).toMatch(/^budget_rules_decision_records_dropped_total\{endpoint="budget.update"\} 1$/m)
+    expect(metrics).not.toMatch(/unrecorded/)
+  })
+
   it('keeps each record as a line of the records file, readable by its owner only, and none of a refused batch', async () => {
     await service.close()
     const file = join(dir, 'records.ndjson')
@@ -377,6 +401,12 @@ describe('with a token', () => {
         (await send(guarded.url, 'POST', '/v1/decide/batch', '{"cases":[]}', { Authorization: 'bearer s3cret' })).status
       ).toBe(200)
       expect((await send(guarded.url, 'GET', '/healthz')).status).toBe(200)
+      // A client that sends a large body and closes after the reply reads the 401, not a reset.
+      const large = await send(guarded.url, 'POST', '/v1/decide/batch', JSON.stringify({ cases: [], pad: 'x'.repeat(1 << 20) }), {
+        Connection: 'close',
+        Authorization: 'Bearer wrong'
+      })
+      expect(large.status).toBe(401)
       expect((await send(guarded.url, 'GET', '/metrics')).status).toBe(401)
       expect((await send(guarded.url, 'GET', '/metrics', undefined, { Authorization: 'Bearer m' })).status).toBe(200)
     } finally {

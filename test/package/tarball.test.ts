@@ -8,7 +8,7 @@
  * library.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -309,6 +309,51 @@ describe('the packed package, installed into an empty project (R-102)', { timeou
       } catch {
         // Every process of the group has exited.
       }
+    }
+  })
+
+  it('decides a case with `npx budget-rules serve --decide`, and names a peer it lacks in one line', async () => {
+    const child = spawn('npx', ['--no', 'budget-rules', 'serve', '--decide'], {
+      cwd: project,
+      env: { ...process.env, PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true
+    })
+    const group = -(child.pid as number)
+    try {
+      const url = /listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(await printed(child, /listening on .*\n/))?.[1] as string
+      const reply = await fetch(`${url}/v1/decide`, {
+        method: 'POST',
+        body: readFileSync(join(installed, 'examples/case-manager-changes-manager.json'), 'utf8')
+      })
+      const answer = (await reply.json()) as { status: number; reasons: Array<{ rule: string }>; record: { status: number } }
+      expect([reply.status, answer.status, answer.reasons.at(-1)?.rule, answer.record.status]).toEqual([
+        200,
+        403,
+        'budget.permission.manager',
+        403
+      ])
+      const closing = printed(child, /SIGINT: closing\n/)
+      process.kill(group, 'SIGINT')
+      await closing
+    } finally {
+      try {
+        process.kill(group, 'SIGKILL')
+      } catch {
+        // Every process of the group has exited.
+      }
+    }
+    // npm leaves optional peers out of an install: without prom-client, one line says what to install.
+    const peer = join(project, 'node_modules/prom-client')
+    renameSync(peer, `${peer}.away`)
+    try {
+      const ran = await inProject('npx', ['--no', 'budget-rules', 'serve', '--decide'])
+      expect([ran.code, ran.stderr]).toEqual([
+        1,
+        'error: prom-client is not installed: this command needs pino, prom-client (npm install pino prom-client)\n'
+      ])
+    } finally {
+      renameSync(`${peer}.away`, peer)
     }
   })
 })
