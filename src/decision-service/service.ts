@@ -147,7 +147,9 @@ export const decisionService = (options: DecisionServiceOptions): RequestListene
       keyId,
       ...(at_path === undefined ? {} : { at_path })
     })
-    return answered._tag === 'Left' ? answered.left : { endpoint: (c as { readonly endpoint: string }).endpoint, answer: answered.right }
+    return answered._tag === 'Left'
+      ? answered.left
+      : { endpoint: (c as { readonly endpoint: string }).endpoint, answer: answered.right }
   }
 
   /** Counts and hands on what was decided, once the whole request is answered: a batch refused keeps nothing. */

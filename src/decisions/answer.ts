@@ -28,7 +28,7 @@ import { bearerKey } from '../auth/session'
 import { decisionEndpoints, type DecisionEndpoint, isDecisionEndpoint } from '../decision/endpoints'
 import type { Reason } from '../decision/rules'
 import { headerOf } from '../http/headers'
-import { describeValue } from '../json/describe'
+import { describeValue, typeError } from '../json/describe'
 import { isJsonObject } from '../json/value'
 import type { AnyReply } from '../reply/reply'
 import { decideAs, type JsonObject } from './case'
@@ -125,6 +125,20 @@ const refuse = (at: string, field: string, why: string): E.Either<string, never>
 
 const defaultKeyId = (key: string): string => sha256Hex(key).slice(0, 16)
 
+const META = 'an AnswerMeta: { at: text, request_id?: text, at_path?: text, keyId?: a function }'
+
+/** Whether `u` is what {@link AnswerMeta} says, read once: the caller's, unlike the case, is typed. */
+const isMeta = (u: unknown): u is AnswerMeta => {
+  if (typeof u !== 'object' || u === null) return false
+  const { at, request_id, at_path, keyId } = u as Readonly<Record<string, unknown>>
+  return (
+    typeof at === 'string' &&
+    (request_id === undefined || typeof request_id === 'string') &&
+    (at_path === undefined || typeof at_path === 'string') &&
+    (keyId === undefined || typeof keyId === 'function')
+  )
+}
+
 // -------------------------------------------------------------------------------------
 // constructors
 // -------------------------------------------------------------------------------------
@@ -132,7 +146,8 @@ const defaultKeyId = (key: string): string => sha256Hex(key).slice(0, 16)
 /**
  * The answer to `c`, a case as parsed from JSON, or why it is not one: not an object, an
  * `endpoint` that is no decision endpoint, a `method` or `path` that is not text, or an index
- * case that asks for a page without its `records`. Never throws.
+ * case that asks for a page without its `records`. Any `c` is answered or refused; a `meta`
+ * outside its type is a TypeError naming it (R-19).
  *
  * Law: for a case `c` of a facade endpoint, the answer's `status`, `headers`, `body` and
  * `reasons` are the facade's reply to `c`, and its record is `decisionRecord` of that call.
@@ -145,11 +160,14 @@ const defaultKeyId = (key: string): string => sha256Hex(key).slice(0, 16)
  * answerCase([], { at: '2026-11-22T12:00:00Z', at_path: 'cases[0]' }) //=> left('cases[0] is an array, not a case (a JSON object)')
  * answerCase({ endpoint: 'index.companies', request: { headers, query: '_start=0&_end=10' }, session }, { at: '2026-11-22T12:00:00Z' })
  * //=> left('records is missing: an index case that asks for a page is answered over its records')
+ * answerCase({}, { at: 1 } as never)
+ * //=> throws TypeError('answerCase: meta is an object, not an AnswerMeta: { at: text, request_id?: text, at_path?: text, keyId?: a function }')
  *
  * @category constructors
  * @since 0.5.0
  */
 export const answerCase = (c: unknown, meta: AnswerMeta): E.Either<string, Answer> => {
+  if (!isMeta(meta)) throw typeError('answerCase', 'meta', meta, META)
   const at = meta.at_path ?? ''
   if (!isJsonObject(c)) return refuse(at, '', `is ${describeValue(c)}, not a case (a JSON object)`)
   const { endpoint, method, path, ...rest } = c

@@ -42,6 +42,7 @@ export const toResponse = (reply: {
     (r.status as number) > 599 ||
     typeof r.headers !== 'object' ||
     r.headers === null ||
+    Array.isArray(r.headers) ||
     !('body' in r)
   )
     throw typeError('toResponse', 'reply', reply, EXPECTED)

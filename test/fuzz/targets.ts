@@ -754,6 +754,34 @@ export const buildSpecs = (lib: Lib): ReadonlyMap<string, Spec> => {
         check: eitherCheck
       }
     ],
+    [
+      'answerCase',
+      typed(
+        ['case', 'meta'],
+        budgetContextArb(updateBodyArb).map((c) => [
+          { endpoint: 'budget.update', ...c },
+          { at: '2026-11-22T12:00:00Z', request_id: 'r' }
+        ]),
+        {
+          // Its type as R-19 reads it: any case (refused or answered), a meta of text but for keyId.
+          outside: (a) => {
+            const m = a[1]
+            try {
+              return isObject(m) &&
+                typeof m.at === 'string' &&
+                (m.request_id === undefined || typeof m.request_id === 'string') &&
+                (m.at_path === undefined || typeof m.at_path === 'string') &&
+                (m.keyId === undefined || typeof m.keyId === 'function')
+                ? null
+                : 'meta'
+            } catch {
+              return 'meta'
+            }
+          },
+          check: eitherCheck
+        }
+      )
+    ],
     ['isDecisionEndpoint', { kind: 'client', params: ['u'], args: fc.constantFrom('budget.update', 'x').map((e) => [e]) }],
     [
       'bearerKey',

@@ -52,6 +52,8 @@ describe('toResponse: a reply as a Web Response (R-106)', () => {
       { status: 600, headers: {}, body: null },
       { status: 200.5, headers: {}, body: null },
       { status: 200, headers: null, body: null },
+      // An array the Response would take as its header pairs: none here, so it was sent bare.
+      { status: 200, headers: [], body: null },
       { status: 200, headers: { 'a b': 'c' }, body: null },
       { status: 200, headers: { a: 'line\nbreak' }, body: null },
       { status: 204, headers: {}, body: { a: 1 } },
