@@ -44,6 +44,14 @@ const library: Options = {
   },
   external: ['ra-core'],
   format: ['esm', 'cjs'],
+  // The ESM build has one entry more, exported by none of package.json: src/ui-rules.ts, which
+  // gives the UI's rules chunks apart from io-ts's (R-107, ADR 0131). The CommonJS build is not
+  // split, and needs none.
+  esbuildOptions: (options, context) => {
+    common.esbuildOptions?.(options, context)
+    if (context.format === 'esm')
+      options.entryPoints = { ...(options.entryPoints as Record<string, string>), 'ui-rules': 'src/ui-rules.ts' }
+  },
   dts: true,
   metafile: true,
   clean: true

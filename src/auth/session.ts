@@ -27,6 +27,7 @@ import type { Request } from '../http/request'
 import * as problem from '../decision/problem'
 import { hasOwn, isJsonObject } from '../json/value'
 import { describeValue } from '../json/describe'
+import { isRole, roles } from './role'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -45,12 +46,15 @@ import { describeValue } from '../json/describe'
 export type Role = 'owner' | 'admin' | 'member'
 
 /**
- * The io-ts codec of a {@link Role}: exactly `owner`, `admin` or `member`.
+ * The io-ts codec of a {@link Role}: exactly `owner`, `admin` or `member` (`./role.ts`).
  *
  * @category codecs
  * @since 0.1.0
  */
-export const Role = /*#__PURE__*/ t.keyof({ owner: null, admin: null, member: null }, 'Role')
+export const Role = /*#__PURE__*/ t.keyof(
+  /*#__PURE__*/ Object.fromEntries(roles.map((role) => [role, null])) as Record<Role, null>,
+  'Role'
+)
 
 /**
  * The session's member view of one company.
@@ -87,7 +91,7 @@ const isUser = (u: unknown): boolean => {
 const isMembership = (u: unknown): boolean => {
   if (!isJsonObject(u)) return false
   const role = u.role
-  if (missing(u, 'role', role) || !Role.is(role)) return false
+  if (missing(u, 'role', role) || !isRole(role)) return false
   const permissions = u.permissions
   return !missing(u, 'permissions', permissions) && isStrings(permissions)
 }

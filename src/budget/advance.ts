@@ -24,7 +24,7 @@ import { type CalendarDate, isCalendarDate } from '../calendar/date'
 import { describeValue, typeError } from '../json/describe'
 import { boundaryAt, cadenceOf, indexOn, period as periodOf, type Schedule } from '../recurrence/schedule'
 import type { Budget, Cents } from './model'
-import { readBudget } from './stored'
+import { readBudget } from './stored-read'
 
 // -------------------------------------------------------------------------------------
 // utils

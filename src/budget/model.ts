@@ -11,7 +11,11 @@
  */
 import * as t from 'io-ts'
 import { CalendarDate } from '../calendar/codec'
-import { recurrenceUnits, type RecurrenceUnit } from '../recurrence/schedule'
+import { recurrenceUnits } from '../recurrence/schedule'
+import { accessValues, budgetFields, budgetStatuses, isCents, isEvery, modes, recurrenceFields, updateFields } from './fields'
+
+// The plain values and checks the codecs are built from (`./fields.ts`), where the model's readers find them.
+export { accessValues, budgetFields, recurrenceFields, updateFields }
 
 // -------------------------------------------------------------------------------------
 // codecs of the parts
@@ -31,17 +35,6 @@ const keyed = <K extends string>(keys: ReadonlyArray<K>, name: string) =>
  * @since 0.1.0
  */
 export type Access = 'everyone' | 'members'
-
-/**
- * Every {@link Access}, for a UI's choice.
- *
- * @example
- * accessValues //=> ['everyone', 'members']
- *
- * @category model
- * @since 0.1.0
- */
-export const accessValues: ReadonlyArray<Access> = ['everyone', 'members']
 
 /**
  * A funded budget holds a balance (top_up, withdraw); a tracking budget only plans an amount
@@ -93,7 +86,7 @@ export type Cents = t.Branded<number, CentsBrand>
  * @category codecs
  * @since 0.1.0
  */
-export const Cents = /*#__PURE__*/ t.brand(t.number, (n): n is Cents => Number.isSafeInteger(n) && n >= 0, 'Cents')
+export const Cents = /*#__PURE__*/ t.brand(t.number, isCents, 'Cents')
 
 /**
  * @category model
@@ -121,7 +114,7 @@ export type Every = t.Branded<number, EveryBrand>
  * @category codecs
  * @since 0.1.0
  */
-export const Every = /*#__PURE__*/ t.brand(t.number, (n): n is Every => Number.isInteger(n) && n >= 1 && n <= 366, 'Every')
+export const Every = /*#__PURE__*/ t.brand(t.number, isEvery, 'Every')
 
 /**
  * `c` or null, as `t.union([c, t.null])` decodes it, with an `is` that asks `c` only about a
@@ -162,13 +155,13 @@ export const BudgetFields = /*#__PURE__*/ t.type(
     description: nullable(t.string),
     access: keyed(accessValues, 'Access'),
     currency: t.string,
-    mode: keyed<Mode>(['funded', 'tracking'], 'Mode'),
+    mode: keyed(modes, 'Mode'),
     manager_id: nullable(t.string),
     co_manager_id: nullable(t.string),
-    status: keyed<BudgetStatus>(['open', 'closing', 'closed'], 'BudgetStatus'),
+    status: keyed(budgetStatuses, 'BudgetStatus'),
     created_on: CalendarDate,
     ends_on: nullable(CalendarDate),
-    recurrence_unit: nullable(keyed<RecurrenceUnit>(recurrenceUnits, 'RecurrenceUnit')),
+    recurrence_unit: nullable(keyed(recurrenceUnits, 'RecurrenceUnit')),
     recurrence_every: nullable(Every),
     base_amount_cents: nullable(Cents),
     recurrence_starts_on: nullable(CalendarDate),
@@ -215,39 +208,6 @@ export type BudgetJson = t.OutputOf<typeof BudgetFields>
 export type BudgetField = keyof Budget
 
 /**
- * Every {@link BudgetField}, in the order of contract section 2.
- *
- * @example
- * budgetFields.length //=> 20
- * budgetFields.slice(0, 3) //=> ['id', 'company_id', 'name']
- *
- * @category model
- * @since 0.1.0
- */
-export const budgetFields = /*#__PURE__*/ Object.keys(BudgetFields.props) as ReadonlyArray<BudgetField>
-
-/**
- * The fields an update may change, in the spec's order.
- *
- * @example
- * updateFields
- * //=> ['name', 'description', 'access', 'ends_on', 'manager_id', 'recurrence_unit', 'recurrence_every', 'base_amount_cents']
- *
- * @category model
- * @since 0.1.0
- */
-export const updateFields = [
-  'name',
-  'description',
-  'access',
-  'ends_on',
-  'manager_id',
-  'recurrence_unit',
-  'recurrence_every',
-  'base_amount_cents'
-] as const
-
-/**
  * A field an update may change.
  *
  * @example
@@ -257,17 +217,6 @@ export const updateFields = [
  * @since 0.1.0
  */
 export type UpdateField = (typeof updateFields)[number]
-
-/**
- * The update fields only full budget rights may change (spec section 5).
- *
- * @example
- * recurrenceFields //=> ['recurrence_unit', 'recurrence_every', 'base_amount_cents']
- *
- * @category model
- * @since 0.1.0
- */
-export const recurrenceFields = ['recurrence_unit', 'recurrence_every', 'base_amount_cents'] as const
 
 /**
  * Whether `key` is a field of a budget (own fields only, not `toString` or `__proto__`).

@@ -19,11 +19,12 @@
  *
  * @since 0.1.0
  */
-import { type Caller, Role } from '../auth/session'
+import { isRole } from '../auth/role'
+import type { Caller } from '../auth/session'
 import type { RuleId } from '../decision/rules'
 import { typeError } from '../json/describe'
+import { updateFields } from './fields'
 import type { Budget, UpdateField } from './model'
-import { updateFields } from './model'
 
 // -------------------------------------------------------------------------------------
 // model
@@ -150,7 +151,7 @@ const standing = (
 ): { readonly rights: BudgetRights; readonly closed: boolean } => {
   const { user_id, role, permissions } = caller
   if (typeof user_id !== 'string') throw typeError(fn, 'caller.user_id', user_id, 'a string')
-  if (!Role.is(role)) throw typeError(fn, 'caller.role', role, 'owner, admin or member')
+  if (!isRole(role)) throw typeError(fn, 'caller.role', role, 'owner, admin or member')
   if (!Array.isArray(permissions) || !permissions.every((p) => typeof p === 'string'))
     throw typeError(fn, 'caller.permissions', permissions, 'an array of strings')
   const { manager_id, co_manager_id } = budget

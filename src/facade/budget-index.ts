@@ -35,7 +35,7 @@ import { decideRequest, type IndexReply, pageReply } from './index-endpoint'
 const BudgetIndexContext = /*#__PURE__*/ t.type({
   request: Request,
   session: Session,
-  budgets: t.array(StoredObject),
+  budgets: /*#__PURE__*/ t.array(StoredObject),
   today: CalendarDate,
   request_id: t.string
 })
@@ -95,7 +95,7 @@ const checkedBudgets = (
  * @since 0.4.0
  */
 export const respondBudgetIndex: (context: BudgetIndexContext) => IndexReply = /*#__PURE__*/ respondWith(
-  checkOnly(BudgetIndexContext),
+  /*#__PURE__*/ checkOnly(BudgetIndexContext),
   (c): IndexReply => {
     const endpoint = endpoints.budgets
     return pageReply(

@@ -67,7 +67,7 @@ export type ScopePlan =
  * @since 0.4.0
  */
 export const planScope: (context: ScopeContext) => ScopePlan = /*#__PURE__*/ guarded(
-  checkOnly(ScopeContext),
+  /*#__PURE__*/ checkOnly(ScopeContext),
   (c): ScopePlan => {
     const trail = authenticate(c.request, c.session)
     return E.isRight(trail.result)

@@ -39,9 +39,12 @@ const WholeSeconds = /*#__PURE__*/ t.brand(
 )
 
 const Refusal = /*#__PURE__*/ t.union([
-  t.type({ kind: t.literal('rate_limited'), retry_after_s: WholeSeconds }),
-  t.type({ kind: t.literal('upstream'), status: t.union([t.literal(502), t.literal(503), t.literal(504)]) }),
-  t.type({ kind: t.literal('denied') })
+  /*#__PURE__*/ t.type({ kind: /*#__PURE__*/ t.literal('rate_limited'), retry_after_s: WholeSeconds }),
+  /*#__PURE__*/ t.type({
+    kind: /*#__PURE__*/ t.literal('upstream'),
+    status: /*#__PURE__*/ t.union([/*#__PURE__*/ t.literal(502), /*#__PURE__*/ t.literal(503), /*#__PURE__*/ t.literal(504)])
+  }),
+  /*#__PURE__*/ t.type({ kind: /*#__PURE__*/ t.literal('denied') })
 ])
 
 const ServiceRefusalContext = /*#__PURE__*/ t.type({ refusal: Refusal, request_id: t.string }, 'ServiceRefusalContext')
