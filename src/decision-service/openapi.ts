@@ -46,8 +46,20 @@ const problem = (description: string) => ({
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Problem' } } }
 })
 
+/** `?record=false` leaves the records out of the answers. */
+const recordParameter = {
+  name: 'record',
+  in: 'query',
+  required: false,
+  description:
+    'Whether each answer carries its decision record (`true`, the default) or leaves it out (`false`: half the bytes, for a server that keeps no records or keeps its own). The records file (`--records`) keeps them either way.',
+  schema: { type: 'string', enum: ['true', 'false'] }
+}
+
 const errors = {
-  '400': problem('Not a case: the message names the field at fault (`cases[3].endpoint is ...`), or the body is not JSON.'),
+  '400': problem(
+    'Not a case: the message names the field at fault (`cases[3].endpoint is ...`), or the body is not JSON, or `record` is neither `true` nor `false`.'
+  ),
   '401': {
     description: 'The service asks for its token (`DECIDE_TOKEN`) and the request did not give it.',
     headers: { 'WWW-Authenticate': { schema: { type: 'string' } } },
@@ -80,6 +92,7 @@ export const decisionServiceDocument = {
         operationId: 'decide',
         tags: ['decisions'],
         summary: 'Decide one case',
+        parameters: [recordParameter],
         requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Case' } } } },
         responses: {
           '200': {
@@ -94,6 +107,7 @@ export const decisionServiceDocument = {
       post: {
         operationId: 'decideBatch',
         tags: ['decisions'],
+        parameters: [recordParameter],
         summary: `Decide up to ${MAX_BATCH_CASES} cases, answered in order`,
         requestBody: {
           required: true,
@@ -164,10 +178,11 @@ export const decisionServiceDocument = {
           budget: { type: ['object', 'null'], description: "The budget to persist: a mutation's 200, else null." },
           record: {
             anyOf: [{ $ref: '#/components/schemas/DecisionRecord' }, { type: 'null' }],
-            description: 'The decision record, or null when the case cannot be kept whole and masked.'
+            description:
+              'The decision record, or null when the case cannot be kept whole and masked; left out with `?record=false`.'
           }
         },
-        ['status', 'headers', 'body', 'reasons', 'budget', 'record']
+        ['status', 'headers', 'body', 'reasons', 'budget']
       ),
       DecisionRecord: {
         ...object(recordFields, Object.keys(recordFields)),

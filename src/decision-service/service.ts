@@ -130,6 +130,28 @@ const parse = (text: string): { readonly json: unknown } | Sent => {
 
 const isSent = (u: { readonly json: unknown } | Sent): u is Sent => 'status' in u
 
+/** The value of `name` in a query string (its last), or undefined. */
+const queryValue = (query: string, name: string): string | undefined => new URLSearchParams(query).getAll(name).at(-1)
+
+/**
+ * Whether the answers carry their records (`?record=true`, the default) or leave them out
+ * (`?record=false`: a server that keeps no records, or keeps its own, is sent half the bytes); null
+ * for another value. The records file (`--records`) and the metrics count them either way.
+ */
+const withRecord = (query: string): boolean | null => {
+  const value = query === '' ? undefined : queryValue(query, 'record')
+  return value === undefined || value === 'true' ? true : value === 'false' ? false : null
+}
+
+/** An answer without its record. */
+const unrecorded = ({ status, headers, body, reasons, budget }: Answer): Omit<Answer, 'record'> => ({
+  status,
+  headers,
+  body,
+  reasons,
+  budget
+})
+
 /**
  * The request listener of the decision service. Each request gets an X-Request-Id, a JSON log
  * line and its metrics (the reference server's, R-123).
@@ -163,14 +185,14 @@ export const decisionService = (options: DecisionServiceOptions): RequestListene
     }
   }
 
-  const decide = (json: unknown, requestId: string): Sent => {
+  const decide = (json: unknown, requestId: string, recorded: boolean): Sent => {
     const a = answer(json, requestId, undefined)
     if (typeof a === 'string') return problem(400, 'bad_request', a)
     decided([a])
-    return { status: 200, json: JSON.stringify(a.answer), decision: a.answer }
+    return { status: 200, json: JSON.stringify(recorded ? a.answer : unrecorded(a.answer)), decision: a.answer }
   }
 
-  const batch = (json: unknown, requestId: string): Sent => {
+  const batch = (json: unknown, requestId: string, recorded: boolean): Sent => {
     if (!isJsonObject(json) || !Object.hasOwn(json, 'cases'))
       return problem(400, 'bad_request', `The body is ${describeValue(json)}, not { "cases": [...] }`)
     const { cases } = json
@@ -184,10 +206,10 @@ export const decisionService = (options: DecisionServiceOptions): RequestListene
       all.push(a)
     }
     decided(all)
-    return { status: 200, json: JSON.stringify({ answers: all.map((a) => a.answer) }) }
+    return { status: 200, json: JSON.stringify({ answers: all.map((a) => (recorded ? a.answer : unrecorded(a.answer))) }) }
   }
 
-  const route = async (req: IncomingMessage, path: string, requestId: string): Promise<Sent> => {
+  const route = async (req: IncomingMessage, path: string, query: string, requestId: string): Promise<Sent> => {
     const method = ROUTES[path]
     if (method === undefined) return problem(404, 'not_found', `No route for ${req.method ?? ''} ${path}`)
     if (req.method !== method)
@@ -200,24 +222,31 @@ export const decisionService = (options: DecisionServiceOptions): RequestListene
         ? { status: 401, headers: { 'WWW-Authenticate': 'Bearer' }, json: null }
         : { status: 200, headers: { 'Content-Type': scraped.contentType }, json: scraped.text }
     }
+    // The body is read first, so that a client still sending it reads the 401 rather than a reset.
+    const body = await readBody(req, options.bodyLimitBytes)
     if (options.token !== undefined && bearerKey(req.headers) !== options.token)
       return {
         ...problem(401, 'unauthorized', 'The decision service asks for its token: Authorization: Bearer <DECIDE_TOKEN>'),
         headers: { 'WWW-Authenticate': 'Bearer' }
       }
-    const parsed = parse(await readBody(req, options.bodyLimitBytes))
+    const recorded = withRecord(query)
+    if (recorded === null)
+      return problem(400, 'bad_request', `record is ${describeValue(queryValue(query, 'record'))}, not true or false`)
+    const parsed = parse(body)
     if (isSent(parsed)) return parsed
-    return path === '/v1/decide' ? decide(parsed.json, requestId) : batch(parsed.json, requestId)
+    return path === '/v1/decide' ? decide(parsed.json, requestId, recorded) : batch(parsed.json, requestId, recorded)
   }
 
   const send = (res: ServerResponse, requestId: string, sent: Sent): void => {
+    // Encoded once: counting the text's bytes and then writing it would encode it twice.
+    const bytes = sent.json === null ? null : Buffer.from(sent.json)
     res.writeHead(sent.status, {
       'Content-Type': JSON_CONTENT_TYPE,
       ...sent.headers,
       'X-Request-Id': requestId,
-      ...(sent.json === null ? {} : { 'Content-Length': String(Buffer.byteLength(sent.json)) })
+      ...(bytes === null ? {} : { 'Content-Length': String(bytes.length) })
     })
-    res.end(sent.json ?? undefined)
+    res.end(bytes ?? undefined)
   }
 
   return (req, res) => {
@@ -244,7 +273,7 @@ export const decisionService = (options: DecisionServiceOptions): RequestListene
       }
       logRequest(logger, line)
     }
-    route(req, path, requestId).then(
+    route(req, path, query < 0 ? '' : url.slice(query + 1), requestId).then(
       (sent) => {
         send(res, requestId, sent)
         done(sent.status, sent.decision)

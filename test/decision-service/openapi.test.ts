@@ -76,6 +76,7 @@ describe('Prism in front of the service', () => {
           const cases = ss.map(caseOf)
           expect(await post('/v1/decide', cases[0])).toEqual({ status: 200, violations: [] })
           expect(await post('/v1/decide/batch', { cases })).toEqual({ status: 200, violations: [] })
+          expect(await post('/v1/decide/batch?record=false', { cases })).toEqual({ status: 200, violations: [] })
         }),
         { numRuns: runs(25) }
       )

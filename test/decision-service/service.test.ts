@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { request } from 'node:http'
+import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
@@ -384,7 +385,48 @@ describe('the routes', () => {
   })
 })
 
+describe('?record=false', () => {
+  it('leaves the records out of the answers, and keeps them all the same', async () => {
+    const [s] = fc.sample(scenario({ endpoints: ['budget.top_up'] }), { numRuns: 1, seed: 11 }) as [Scenario]
+    const { endpoint, context } = caseOf(s)
+    const c = JSON.stringify({ endpoint, ...context })
+    const whole = json(await send(service.url, 'POST', '/v1/decide', c)) as Record<string, unknown>
+    const without = { ...whole }
+    delete without.record
+    expect(Object.keys(whole)).toEqual(['status', 'headers', 'body', 'reasons', 'budget', 'record'])
+    expect(json(await send(service.url, 'POST', '/v1/decide?record=false', c))).toEqual(without)
+    expect(json(await send(service.url, 'POST', '/v1/decide?x=1&record=true', c))).toEqual(whole)
+    expect(json(await send(service.url, 'POST', '/v1/decide/batch?record=false', `{"cases":[${c},${c}]}`))).toEqual({
+      answers: [without, without]
+    })
+    const wrong = await send(service.url, 'POST', '/v1/decide?record=no', c)
+    expect([wrong.status, json(wrong)]).toEqual([400, { error: 'bad_request', message: 'record is "no", not true or false' }])
+  })
+})
+
 describe('with a token', () => {
+  it('reads the whole body before it refuses, so that a client still sending it reads the 401', async () => {
+    const guarded = await startDecisionService({ token: 's3cret' })
+    try {
+      const { port } = new URL(guarded.url)
+      const socket = connect(Number(port), '127.0.0.1')
+      let received = ''
+      socket.setEncoding('utf8').on('data', (chunk: string) => (received += chunk))
+      await new Promise<void>((resolve) => socket.once('connect', resolve))
+      socket.write(
+        'POST /v1/decide HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer wrong\r\nContent-Length: 10\r\n\r\n{"a":'
+      )
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      // Nothing yet: the body is not all in.
+      expect(received).toBe('')
+      socket.end('"b"} ')
+      await new Promise<void>((resolve) => socket.once('close', () => { resolve(); }))
+      expect(received).toMatch(/^HTTP\/1\.1 401 Unauthorized\r\n/)
+    } finally {
+      await guarded.close()
+    }
+  })
+
   it('asks for it on /v1/*, in constant form, and not on /healthz', async () => {
     const guarded = await startDecisionService({ token: 's3cret', metricsToken: 'm' })
     try {
