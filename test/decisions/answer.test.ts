@@ -190,7 +190,12 @@ describe('answerCase, a facade endpoint', () => {
     const session = answered(c).record?.case?.session as Record<string, unknown>
     expect(Object.getPrototypeOf(session)).toBe(Object.prototype)
     expect(Object.keys(session)).toEqual(['__proto__', 'user', 'memberships'])
-    expect(Object.getOwnPropertyDescriptor(session, '__proto__')?.value).toEqual({ polluted: true })
+    expect(Object.getOwnPropertyDescriptor(session, '__proto__')).toEqual({
+      value: { polluted: true },
+      writable: true,
+      enumerable: true,
+      configurable: true
+    })
     expect('polluted' in session).toBe(false)
   })
 
@@ -241,6 +246,27 @@ describe('answerCase, an index endpoint', () => {
   it('answers a refusal planned before any page without records', () => {
     const a = answered({ endpoint: 'index.companies', request: { headers: {} }, session: session('admin'), request_id: 'r' })
     expect(a.status).toBe(401)
+  })
+})
+
+describe('answerCase, a meta outside its type', () => {
+  it('is a TypeError naming it (R-19)', () => {
+    const thrown = (meta: unknown) => {
+      try {
+        answerCase({}, meta as never)
+        return 'returned'
+      } catch (e) {
+        return [e instanceof TypeError, (e as Error).message]
+      }
+    }
+    const expected = (value: string) => [
+      true,
+      `answerCase: meta is ${value}, not an AnswerMeta: { at: text, request_id?: text, at_path?: text, keyId?: a function }`
+    ]
+    expect(
+      [undefined, 'x', {}, { at: 1 }, { at: AT, request_id: 7 }, { at: AT, at_path: null }, { at: AT, keyId: 'sha' }].map(thrown)
+    ).toEqual([expected('undefined'), expected('"x"'), ...Array.from({ length: 5 }, () => expected('an object'))])
+    expect(thrown({ at: AT, request_id: 'r', at_path: 'p', keyId: () => 'k' })).toBe('returned')
   })
 })
 

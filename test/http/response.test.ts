@@ -46,7 +46,10 @@ describe('toResponse: a reply as a Web Response (R-106)', () => {
   it('throws a TypeError naming a reply it cannot send (R-19): no reply, a status outside HTTP’s, a header HTTP cannot carry, a body on a 204', () => {
     const replies: ReadonlyArray<unknown> = [
       null,
+      undefined,
       'ok',
+      { status: 200, body: null },
+      { status: 200, headers: 'x-a: b', body: null },
       { status: 200, headers: {} },
       { status: 199, headers: {}, body: null },
       { status: 600, headers: {}, body: null },
@@ -71,6 +74,15 @@ describe('toResponse: a reply as a Web Response (R-106)', () => {
       true,
       `toResponse: reply is ${value}, not a reply: a status from 200 to 599, headers of HTTP names and values, a JSON body (null for 204, 205 and 304)`
     ]
-    expect(thrown).toEqual([expected('null'), expected('"ok"'), ...replies.slice(2).map(() => expected('an object'))])
+    expect(thrown).toEqual([
+      expected('null'),
+      expected('undefined'),
+      expected('"ok"'),
+      ...replies.slice(3).map(() => expected('an object'))
+    ])
+  })
+
+  it('takes every status from 200 to 599, the ends included', () => {
+    expect([200, 599].map((status) => toResponse({ status, headers: {}, body: null }).status)).toEqual([200, 599])
   })
 })
