@@ -71,12 +71,16 @@ const pathOf = (e: t.ValidationError): string =>
     .filter((k) => k !== '' && !/^\d+$/.test(k))
     .join('.')
 
-/** An error's path as a developer writes it: `records[0].created_at` (a union's branch is no step of it). */
+/**
+ * An error's path as a developer writes it: `records[0].created_at`, `session.memberships.c7.role`
+ * (a union's or an intersection's branch, a number within no array, is no step of it; nor is an
+ * empty key).
+ */
 const placeOf = (e: t.ValidationError): string => {
   let place = ''
   for (const [i, { key }] of e.context.entries()) {
     const within = (e.context[i - 1]?.type as { readonly _tag?: unknown } | undefined)?._tag
-    if (/^\d+$/.test(key)) place += within === 'ArrayType' || within === 'ReadonlyArrayType' ? `[${key}]` : ''
+    if (/^\d+$/.test(key)) place += within === 'ArrayType' ? `[${key}]` : ''
     else if (key !== '') place += place === '' ? key : `.${key}`
   }
   return place
@@ -97,7 +101,7 @@ const WORDS: Readonly<Record<string, string>> = {
 /** What an error's codec takes: a keyof's keys, a name in words, else the codec's name. */
 const shapeOf = (e: t.ValidationError): string => {
   const type = e.context[e.context.length - 1]?.type as { readonly _tag?: unknown; readonly keys?: object; readonly name: string }
-  if (type._tag === 'KeyofType' && type.keys !== undefined) return `one of ${Object.keys(type.keys).join(', ')}`
+  if (type._tag === 'KeyofType') return `one of ${Object.keys(type.keys as object).join(', ')}`
   return Object.hasOwn(WORDS, type.name) ? (WORDS[type.name] as string) : type.name
 }
 
@@ -120,10 +124,10 @@ const valueAt = (place: string, value: unknown): string =>
 const mistakeOf = (errors: t.Errors): string => {
   const found = errors.map((e) => ({ place: placeOf(e), e }))
   const deeper = (place: string) =>
-    found.some((f) => f.place.length > place.length && (f.place.startsWith(`${place}.`) || f.place.startsWith(`${place}[`)))
+    found.some((f) => f.place.startsWith(`${place}.`))
   const byPlace = new Map<string, { readonly e: t.ValidationError; readonly shapes: Array<string> }>()
   for (const { place, e } of found) {
-    if (place !== '' && deeper(place)) continue
+    if (deeper(place)) continue
     const at = byPlace.get(place) ?? { e, shapes: [] }
     const shape = shapeOf(e)
     if (!at.shapes.includes(shape)) at.shapes.push(shape)

@@ -567,6 +567,27 @@ describe('respondBudgetUpdate: malformed server input (contract preamble)', () =
       { session: { user: { id: 'u-admin', email_verified: true }, memberships: { 'c-1': { role: 'Admin', permissions: [] } } } },
       'session.memberships.c-1.role',
       'session.memberships.c-1.role is "Admin", not one of owner, admin, member'
+    ],
+    // A company id is a key of the memberships: one that starts with digits is still one.
+    [
+      'a role is spelled Admin in a company whose id starts with a digit',
+      { session: { user: { id: 'u-admin', email_verified: true }, memberships: { '7c': { role: 'Admin', permissions: [] } } } },
+      'session.memberships.7c.role',
+      'session.memberships.7c.role is "Admin", not one of owner, admin, member'
+    ],
+    // An empty key is no step of the path.
+    [
+      'a role is spelled Admin in a company whose id is empty',
+      { session: { user: { id: 'u-admin', email_verified: true }, memberships: { '': { role: 'Admin', permissions: [] } } } },
+      'session.memberships.role',
+      'session.memberships.role is "Admin", not one of owner, admin, member'
+    ],
+    // Of the request, a value that is neither text nor a number is named as any other.
+    [
+      'the body is an object',
+      { request: { headers: { Authorization: 'Bearer k', 'company-id': 'c-1' }, body: { budget: {} } } },
+      'request.body',
+      'request.body is an object, not a string or undefined'
     ]
   ])('replies 500 internal_error when %s', (_, override, path, mistake) => {
     const r = respondBudgetUpdate({ ...patch('admin', { budget: { name: 'Trips' } }), ...(override as object) })
@@ -593,6 +614,24 @@ describe('respondBudgetUpdate: malformed server input (contract preamble)', () =
         { rule: 'budget.stored', detail: 'malformed stored budget: currency is undefined, not string' }
       ]
     })
+  })
+
+  it('names every malformed field of the stored budget, one after the other', () => {
+    const r = respondBudgetUpdate({
+      ...patch('admin', { budget: { name: 'Trips' } }),
+      budget: { ...budget(), name: 5, balance_cents: 'x' } as never
+    })
+    expect([r.status, r.body, r.reasons.at(-1)]).toEqual([
+      500,
+      {
+        error: 'internal_error',
+        message: 'Internal server error: budget.name is 5, not string; budget.balance_cents is "x", not (Cents | null)'
+      },
+      {
+        rule: 'budget.stored',
+        detail: 'malformed stored budget: name is 5, not string; balance_cents is "x", not (Cents | null)'
+      }
+    ])
   })
 
   it('replies 500 with an empty X-Request-Id when there is no context at all', () => {
