@@ -123,8 +123,7 @@ const valueAt = (place: string, value: unknown): string =>
  */
 const mistakeOf = (errors: t.Errors): string => {
   const found = errors.map((e) => ({ place: placeOf(e), e }))
-  const deeper = (place: string) =>
-    found.some((f) => f.place.startsWith(`${place}.`))
+  const deeper = (place: string) => found.some((f) => f.place.startsWith(`${place}.`))
   const byPlace = new Map<string, { readonly e: t.ValidationError; readonly shapes: Array<string> }>()
   for (const { place, e } of found) {
     if (deeper(place)) continue
