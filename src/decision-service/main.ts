@@ -66,7 +66,7 @@ export const startDecisionService = async (options: DecisionServiceStart = {}): 
       bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
       logger,
       metrics: requestMetrics(options.metricsToken),
-      recorded: records === null ? () => undefined : (record) => void records.write(`${JSON.stringify(record)}\n`),
+      records: records === null ? null : (record) => void records.write(`${JSON.stringify(record)}\n`),
       report: (error, requestId) => {
         logger.error({ request_id: requestId, err: error }, 'unexpected error')
       }

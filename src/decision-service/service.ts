@@ -41,8 +41,8 @@ export interface DecisionServiceOptions {
   readonly bodyLimitBytes: number
   readonly logger: Logger
   readonly metrics: RequestMetrics
-  /** Handed each record made, in the order of the answers (`--records FILE`). */
-  readonly recorded: (record: DecisionRecord) => void
+  /** Handed each record made, in the order of the answers (`--records FILE`), or null to keep none. */
+  readonly records: ((record: DecisionRecord) => void) | null
   /** Told of every exception that became a 500, with the request's id. */
   readonly report: (error: unknown, requestId: string) => void
 }
@@ -135,8 +135,8 @@ const queryValue = (query: string, name: string): string | undefined => new URLS
 
 /**
  * Whether the answers carry their records (`?record=true`, the default) or leave them out
- * (`?record=false`: a server that keeps no records, or keeps its own, is sent half the bytes); null
- * for another value. The records file (`--records`) and the metrics count them either way.
+ * (`?record=false`: a server that keeps no records, or keeps its own, is sent half the bytes, and
+ * none is made unless the records file wants it); null for another value.
  */
 const withRecord = (query: string): boolean | null => {
   const value = query === '' ? undefined : queryValue(query, 'record')
@@ -161,12 +161,16 @@ export const decisionService = (options: DecisionServiceOptions): RequestListene
   const keyId = (key: string): string => keyIdOf(keyHash(key))
   const openapi = JSON.stringify(decisionServiceDocument)
 
-  /** The answer to a case and the endpoint it named, or why it is no case. */
-  const answer = (c: unknown, requestId: string, at_path: string | undefined): Decided | string => {
+  /**
+   * The answer to a case and the endpoint it named, or why it is no case; its record made only
+   * when it is sent or kept.
+   */
+  const answer = (c: unknown, requestId: string, at_path: string | undefined, sent: boolean): Decided | string => {
     const answered = answerCase(c, {
       at: options.clock().toISOString(),
       request_id: requestId,
       keyId,
+      recorded: sent || options.records !== null,
       ...(at_path === undefined ? {} : { at_path })
     })
     return answered._tag === 'Left'
@@ -175,20 +179,20 @@ export const decisionService = (options: DecisionServiceOptions): RequestListene
   }
 
   /** Counts and hands on what was decided, once the whole request is answered: a batch refused keeps nothing. */
-  const decided = (all: ReadonlyArray<Decided>): void => {
+  const decided = (all: ReadonlyArray<Decided>, sent: boolean): void => {
     for (const { endpoint, answer: a } of all) {
       const record = a.record
       const rule = a.reasons.at(-1)?.rule
       if (rule !== undefined) metrics.decision(endpoint, a.status, rule)
-      if (record === null) metrics.dropped(endpoint)
-      else options.recorded(record)
+      if (record !== null) options.records?.(record)
+      else if (sent || options.records !== null) metrics.dropped(endpoint)
     }
   }
 
   const decide = (json: unknown, requestId: string, recorded: boolean): Sent => {
-    const a = answer(json, requestId, undefined)
+    const a = answer(json, requestId, undefined, recorded)
     if (typeof a === 'string') return problem(400, 'bad_request', a)
-    decided([a])
+    decided([a], recorded)
     return { status: 200, json: JSON.stringify(recorded ? a.answer : unrecorded(a.answer)), decision: a.answer }
   }
 
@@ -201,11 +205,11 @@ export const decisionService = (options: DecisionServiceOptions): RequestListene
       return problem(400, 'bad_request', `cases holds ${cases.length} cases, more than ${MAX_BATCH_CASES}`)
     const all: Array<Decided> = []
     for (let i = 0; i < cases.length; i++) {
-      const a = answer(cases[i], `${requestId}.${i}`, `cases[${i}]`)
+      const a = answer(cases[i], `${requestId}.${i}`, `cases[${i}]`, recorded)
       if (typeof a === 'string') return problem(400, 'bad_request', a)
       all.push(a)
     }
-    decided(all)
+    decided(all, recorded)
     return { status: 200, json: JSON.stringify({ answers: all.map((a) => (recorded ? a.answer : unrecorded(a.answer))) }) }
   }
 

@@ -63,12 +63,16 @@ export interface Answer {
 /**
  * What the caller of {@link answerCase} knows besides the case: the instant of the decision,
  * the request id a case without one takes, where the case sits in what was sent (`cases[3]`,
- * named in a refusal), and how an API key becomes its id (by default the first 16 hex digits of
- * its SHA-256, as the reference server names keys).
+ * named in a refusal), how an API key becomes its id (by default the first 16 hex digits of
+ * its SHA-256, as the reference server names keys), and whether the record is made at all
+ * (`recorded: false`, for a caller that neither sends nor keeps it: `record` is then null, and
+ * nothing is spent on it).
  *
  * @example
  * const meta: AnswerMeta = { at: '2026-11-22T12:00:00Z', request_id: 'req-7', at_path: 'cases[3]' }
  * meta.at_path //=> 'cases[3]'
+ * const c = { endpoint: 'budget.get', request: { headers }, session, budget, today: '2026-11-22' }
+ * (answerCase(c, { at: '2026-11-22T12:00:00Z', recorded: false }) as { right: Answer }).right.record //=> null
  *
  * @category model
  * @since 0.5.0
@@ -78,6 +82,7 @@ export interface AnswerMeta {
   readonly request_id?: string
   readonly at_path?: string
   readonly keyId?: (key: string) => string
+  readonly recorded?: boolean
 }
 
 // -------------------------------------------------------------------------------------
@@ -125,17 +130,18 @@ const refuse = (at: string, field: string, why: string): E.Either<string, never>
 
 const defaultKeyId = (key: string): string => sha256Hex(key).slice(0, 16)
 
-const META = 'an AnswerMeta: { at: text, request_id?: text, at_path?: text, keyId?: a function }'
+const META = 'an AnswerMeta: { at: text, request_id?: text, at_path?: text, keyId?: a function, recorded?: a boolean }'
 
 /** Whether `u` is what {@link AnswerMeta} says, read once: the caller's, unlike the case, is typed. */
 const isMeta = (u: unknown): u is AnswerMeta => {
   if (typeof u !== 'object' || u === null) return false
-  const { at, request_id, at_path, keyId } = u as Readonly<Record<string, unknown>>
+  const { at, request_id, at_path, keyId, recorded } = u as Readonly<Record<string, unknown>>
   return (
     typeof at === 'string' &&
     (request_id === undefined || typeof request_id === 'string') &&
     (at_path === undefined || typeof at_path === 'string') &&
-    (keyId === undefined || typeof keyId === 'function')
+    (keyId === undefined || typeof keyId === 'function') &&
+    (recorded === undefined || typeof recorded === 'boolean')
   )
 }
 
@@ -161,7 +167,7 @@ const isMeta = (u: unknown): u is AnswerMeta => {
  * answerCase({ endpoint: 'index.companies', request: { headers, query: '_start=0&_end=10' }, session }, { at: '2026-11-22T12:00:00Z' })
  * //=> left('records is missing: an index case that asks for a page is answered over its records')
  * answerCase({}, { at: 1 } as never)
- * //=> throws TypeError('answerCase: meta is an object, not an AnswerMeta: { at: text, request_id?: text, at_path?: text, keyId?: a function }')
+ * //=> throws TypeError('answerCase: meta is an object, not an AnswerMeta: { at: text, request_id?: text, at_path?: text, keyId?: a function, recorded?: a boolean }')
  *
  * @category constructors
  * @since 0.5.0
@@ -180,6 +186,26 @@ export const answerCase = (c: unknown, meta: AnswerMeta): E.Either<string, Answe
   const reply: AnyReply | null =
     decided._tag === 'Reply' ? decided.reply : decided.plan._tag === 'Reply' ? decided.plan.reply : null
   if (reply === null) return refuse(at, 'records', 'is missing: an index case that asks for a page is answered over its records')
+  const budget = (reply as { readonly budget?: unknown }).budget
+  return E.right({
+    status: reply.status,
+    headers: reply.headers,
+    body: reply.body,
+    reasons: reply.reasons,
+    budget: isJsonObject(budget) ? budget : null,
+    record: meta.recorded === false ? null : recordOf(endpoint, context, reply, meta, method, path)
+  })
+}
+
+/** The record of a case answered, or null when it cannot be kept whole and masked. */
+const recordOf = (
+  endpoint: DecisionEndpoint,
+  context: JsonObject,
+  reply: AnyReply,
+  meta: AnswerMeta,
+  method: string | undefined,
+  path: string | undefined
+): DecisionRecord | null => {
   const route = ROUTES[endpoint]
   const key = bearerKey(requestOf(context).headers as never)
   const record = decisionRecord(endpoint, context as never, reply, {
@@ -188,13 +214,5 @@ export const answerCase = (c: unknown, meta: AnswerMeta): E.Either<string, Answe
     method: method ?? route.method,
     path: path ?? route.path(context)
   })
-  const budget = (reply as { readonly budget?: unknown }).budget
-  return E.right({
-    status: reply.status,
-    headers: reply.headers,
-    body: reply.body,
-    reasons: reply.reasons,
-    budget: isJsonObject(budget) ? budget : null,
-    record: E.isRight(record) ? record.right : null
-  })
+  return E.isRight(record) ? record.right : null
 }

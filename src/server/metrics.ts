@@ -81,12 +81,20 @@ export const requestMetrics = (token: string | undefined): RequestMetrics => {
     registers: [register]
   })
   const expected = token === undefined || token === '' ? null : digest(token)
+  // Each series' child once: prom-client hashes the labels of every call otherwise.
+  const series = new Map<string, { readonly count: Counter.Internal; readonly time: Histogram.Internal<string> }>()
   return {
     register,
     request: (method, route, status, seconds) => {
-      const at = { method, route, status: String(status) }
-      requests.inc(at)
-      durations.observe(at, seconds)
+      const key = `${method} ${route} ${status}`
+      let child = series.get(key)
+      if (child === undefined) {
+        const at = { method, route, status: String(status) }
+        child = { count: requests.labels(at), time: durations.labels(at) }
+        series.set(key, child)
+      }
+      child.count.inc()
+      child.time.observe(seconds)
     },
     decision: (endpoint, status, rule) => {
       decisions.inc({ endpoint, status: String(status), rule })

@@ -366,6 +366,16 @@ describe('the routes', () => {
     )
     expect((json(got) as { record: unknown }).record).toBeNull()
     const metrics = (await send(fresh.url, 'GET', '/metrics')).text
+    // Not asked for and kept by no file, a record is not made, so none is dropped.
+    await send(
+      fresh.url,
+      'POST',
+      '/v1/decide?record=false',
+      JSON.stringify({ endpoint, ...context, session: { ...context.session, deep } })
+    )
+    const after = (await send(fresh.url, 'GET', '/metrics')).text
+    expect(after).toMatch(/^budget_rules_decision_records_dropped_total\{endpoint="budget.update"\} 1$/m)
+    expect(after).toMatch(/^budget_rules_decisions_total\{endpoint="budget.update",status="200",rule="recurrence.stop"\} 2$/m)
     await fresh.close()
     expect(metrics).toMatch(/^budget_rules_decision_records_dropped_total\{endpoint="budget.update"\} 1$/m)
     expect(metrics).not.toMatch(/unrecorded/)
@@ -420,7 +430,11 @@ describe('with a token', () => {
       // Nothing yet: the body is not all in.
       expect(received).toBe('')
       socket.end('"b"} ')
-      await new Promise<void>((resolve) => socket.once('close', () => { resolve(); }))
+      await new Promise<void>((resolve) =>
+        socket.once('close', () => {
+          resolve()
+        })
+      )
       expect(received).toMatch(/^HTTP\/1\.1 401 Unauthorized\r\n/)
     } finally {
       await guarded.close()

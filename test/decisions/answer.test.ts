@@ -199,6 +199,13 @@ describe('answerCase, a facade endpoint', () => {
     expect('polluted' in session).toBe(false)
   })
 
+  it('makes no record when told not to, and calls nothing to name the key', () => {
+    let named = 0
+    const a = answered({ endpoint: 'budget.update', ...update }, { at: AT, recorded: false, keyId: () => String(++named) })
+    const b = answered({ endpoint: 'budget.update', ...update }, { at: AT, recorded: true, keyId: () => String(++named) })
+    expect([a.record, a.status, a.body, named, b.record?.key_id]).toEqual([null, b.status, b.body, 1, '1'])
+  })
+
   it('answers without a record when the case is deeper than a record keeps', () => {
     let deep: unknown = 'bottom'
     for (let i = 0; i < 40; i++) deep = { deep }
@@ -261,12 +268,21 @@ describe('answerCase, a meta outside its type', () => {
     }
     const expected = (value: string) => [
       true,
-      `answerCase: meta is ${value}, not an AnswerMeta: { at: text, request_id?: text, at_path?: text, keyId?: a function }`
+      `answerCase: meta is ${value}, not an AnswerMeta: { at: text, request_id?: text, at_path?: text, keyId?: a function, recorded?: a boolean }`
     ]
     expect(
-      [undefined, 'x', {}, { at: 1 }, { at: AT, request_id: 7 }, { at: AT, at_path: null }, { at: AT, keyId: 'sha' }].map(thrown)
-    ).toEqual([expected('undefined'), expected('"x"'), ...Array.from({ length: 5 }, () => expected('an object'))])
-    expect(thrown({ at: AT, request_id: 'r', at_path: 'p', keyId: () => 'k' })).toBe('returned')
+      [
+        undefined,
+        'x',
+        {},
+        { at: 1 },
+        { at: AT, request_id: 7 },
+        { at: AT, at_path: null },
+        { at: AT, keyId: 'sha' },
+        { at: AT, recorded: 'no' }
+      ].map(thrown)
+    ).toEqual([expected('undefined'), expected('"x"'), ...Array.from({ length: 6 }, () => expected('an object'))])
+    expect(thrown({ at: AT, request_id: 'r', at_path: 'p', keyId: () => 'k', recorded: true })).toBe('returned')
   })
 })
 

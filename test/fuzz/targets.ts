@@ -771,7 +771,8 @@ export const buildSpecs = (lib: Lib): ReadonlyMap<string, Spec> => {
                 typeof m.at === 'string' &&
                 (m.request_id === undefined || typeof m.request_id === 'string') &&
                 (m.at_path === undefined || typeof m.at_path === 'string') &&
-                (m.keyId === undefined || typeof m.keyId === 'function')
+                (m.keyId === undefined || typeof m.keyId === 'function') &&
+                (m.recorded === undefined || typeof m.recorded === 'boolean')
                 ? null
                 : 'meta'
             } catch {
