@@ -165,9 +165,9 @@ export const decisionService = (options: DecisionServiceOptions): RequestListene
    * The answer to a case and the endpoint it named, or why it is no case; its record made only
    * when it is sent or kept.
    */
-  const answer = (c: unknown, requestId: string, at_path: string | undefined, sent: boolean): Decided | string => {
+  const answer = (c: unknown, at: string, requestId: string, at_path: string | undefined, sent: boolean): Decided | string => {
     const answered = answerCase(c, {
-      at: options.clock().toISOString(),
+      at,
       request_id: requestId,
       keyId,
       recorded: sent || options.records !== null,
@@ -190,7 +190,7 @@ export const decisionService = (options: DecisionServiceOptions): RequestListene
   }
 
   const decide = (json: unknown, requestId: string, recorded: boolean): Sent => {
-    const a = answer(json, requestId, undefined, recorded)
+    const a = answer(json, options.clock().toISOString(), requestId, undefined, recorded)
     if (typeof a === 'string') return problem(400, 'bad_request', a)
     decided([a], recorded)
     return { status: 200, json: JSON.stringify(recorded ? a.answer : unrecorded(a.answer)), decision: a.answer }
@@ -204,8 +204,10 @@ export const decisionService = (options: DecisionServiceOptions): RequestListene
     if (cases.length > MAX_BATCH_CASES)
       return problem(400, 'bad_request', `cases holds ${cases.length} cases, more than ${MAX_BATCH_CASES}`)
     const all: Array<Decided> = []
+    // A batch is decided at one instant.
+    const at = options.clock().toISOString()
     for (let i = 0; i < cases.length; i++) {
-      const a = answer(cases[i], `${requestId}.${i}`, `cases[${i}]`, recorded)
+      const a = answer(cases[i], at, `${requestId}.${i}`, `cases[${i}]`, recorded)
       if (typeof a === 'string') return problem(400, 'bad_request', a)
       all.push(a)
     }

@@ -176,12 +176,13 @@ export const answerCase = (c: unknown, meta: AnswerMeta): E.Either<string, Answe
   if (!isMeta(meta)) throw typeError('answerCase', 'meta', meta, META)
   const at = meta.at_path ?? ''
   if (!isJsonObject(c)) return refuse(at, '', `is ${describeValue(c)}, not a case (a JSON object)`)
-  const { endpoint, method, path, ...rest } = c
+  const { endpoint, method, path } = c
   if (!isDecisionEndpoint(endpoint))
     return refuse(at, 'endpoint', `is ${describeValue(endpoint)}, not one of ${decisionEndpoints.join(', ')}`)
   if (method !== undefined && typeof method !== 'string') return refuse(at, 'method', `is ${describeValue(method)}, not text`)
   if (path !== undefined && typeof path !== 'string') return refuse(at, 'path', `is ${describeValue(path)}, not text`)
-  const context: JsonObject = rest.request_id === undefined ? { ...rest, request_id: meta.request_id ?? '' } : rest
+  // The case itself is the context: a facade reads the keys it knows, and a record keeps no other.
+  const context: JsonObject = c.request_id === undefined ? { ...c, request_id: meta.request_id ?? '' } : c
   const decided = decideAs(endpoint, context)
   const reply: AnyReply | null =
     decided._tag === 'Reply' ? decided.reply : decided.plan._tag === 'Reply' ? decided.plan.reply : null
