@@ -19,7 +19,8 @@ describe('rawQuery: the query a facade takes, from what a framework gives (R-106
 
   it('takes a URL, its search, its URLSearchParams, a request target and the bare query alike', () => {
     const url = new URL(`${BASE}?_start=2&_end=4&amount%5B%24gte%5D=0&_order=desc#frag`)
-    const forms = [url, url.search, url.searchParams, `/v1/bank-transactions${url.search}`, url.search.slice(1)]
+    // The URL written whole too: Hono's c.req.url, a Request's url.
+    const forms = [url, url.href, url.search, url.searchParams, `/v1/bank-transactions${url.search}`, url.search.slice(1)]
     const replies = forms.map((form) => index(rawQuery(form), ten))
     expect(replies.map((r) => [r.status, r.headers['Content-Range'], ids(r.body)])).toEqual(
       forms.map(() => [200, '2-3/10', ['tx-0007', 'tx-0006']])
@@ -48,9 +49,32 @@ describe('rawQuery: the query a facade takes, from what a framework gives (R-106
         '/v1/budgets?a=1?b=2',
         new URL(BASE),
         new URL(`${BASE}?`),
-        new URL(`${BASE}?x=%20y#z`)
+        new URL(`${BASE}?x=%20y#z`),
+        'http://127.0.0.1:3000/v1/budgets',
+        'https://api.example/v1/budgets?a=1?b=2#c?d',
+        'HTTP://api.example/#frag?a=1',
+        'http://[not a url?a=1',
+        'mailto:x?a=1'
       ].map(rawQuery)
-    ).toEqual(['a=1', 'a=1', '?a=1', '', '', 'a=%3F&b=c', '', '', 'a=1?b=2', '', '', 'x=%20y'])
+    ).toEqual([
+      'a=1',
+      'a=1',
+      '?a=1',
+      '',
+      '',
+      'a=%3F&b=c',
+      '',
+      '',
+      'a=1?b=2',
+      '',
+      '',
+      'x=%20y',
+      '',
+      'a=1?b=2',
+      '',
+      'a=1',
+      'mailto:x?a=1'
+    ])
   })
 
   it('writes URLSearchParams as a form writes them', () => {
