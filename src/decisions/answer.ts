@@ -78,10 +78,15 @@ export interface Answer {
  * @since 0.5.0
  */
 export interface AnswerMeta {
+  /** The instant of the decision, ISO-8601 with an offset: the record's `at`. */
   readonly at: string
+  /** The request id of a case that names none. */
   readonly request_id?: string
+  /** Where the case sits in what was sent (`cases[3]`), named in a refusal. */
   readonly at_path?: string
+  /** The id of an API key, which a record names instead of the key; by default the first 16 hex digits of its SHA-256. */
   readonly keyId?: (key: string) => string
+  /** Whether the record is made (true by default). */
   readonly recorded?: boolean
 }
 
