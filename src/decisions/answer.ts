@@ -72,7 +72,8 @@ export interface Answer {
  * const meta: AnswerMeta = { at: '2026-11-22T12:00:00Z', request_id: 'req-7', at_path: 'cases[3]' }
  * meta.at_path //=> 'cases[3]'
  * const c = { endpoint: 'budget.get', request: { headers }, session, budget, today: '2026-11-22' }
- * (answerCase(c, { at: '2026-11-22T12:00:00Z', recorded: false }) as { right: Answer }).right.record //=> null
+ * const { right } = answerCase(c, { at: '2026-11-22T12:00:00Z', recorded: false }) as { right: Answer }
+ * right.record //=> null
  *
  * @category model
  * @since 0.5.0
