@@ -4,7 +4,7 @@
 // finished, and the next takes up where it stopped.
 
 /**
- * The pure core only: src/server, src/store, src/cli, src/conformance and src/decision-service are the I/O around it,
+ * The pure core only: src/server, src/store, src/cli and src/conformance are the I/O around it,
  * tested end to end over sockets and a real database, where a mutant would cost a server start
  * each; src/arbitraries are generators, whose mutants change a distribution that the reach
  * counters of their tests sample rather than decide. The entry points only re-export.
@@ -16,7 +16,6 @@ export const core = [
   '!src/store/**',
   '!src/cli/**',
   '!src/conformance/**',
-  '!src/decision-service/**',
   '!src/arbitraries/**'
 ]
 

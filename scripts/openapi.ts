@@ -6,7 +6,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { decisionServiceDocument } from '../src/decision-service/openapi'
+import { decisionServiceDocument } from '../src/server/decide/openapi'
 import { openApiDocument } from '../src/openapi'
 
 export const OPENAPI_DOC = fileURLToPath(new URL('../docs/openapi.json', import.meta.url))

@@ -203,7 +203,7 @@ const decideService = async (io: Io, flags: { conformance?: boolean; records?: s
     throw new CliError('--conformance is for the reference server: the decision service keeps no data')
   const { port, host, logLevel, metricsToken } = serveOptions(io.env)
   const stopped = io.signal()
-  const { startDecisionService } = await withPeers(DECISION_SERVICE_PEERS, () => import('../decision-service/main'))
+  const { startDecisionService } = await withPeers(DECISION_SERVICE_PEERS, () => import('../server/decide/main'))
   const service = await startDecisionService({
     port,
     logLevel,

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startDecisionService, type DecisionServiceRunning } from '../../src/decision-service/main'
+import { startDecisionService, type DecisionServiceRunning } from '../../src/server/decide/main'
 import { type Answer, answerCase } from '../../src/decisions/answer'
 import { LIBRARY_VERSION } from '../../src/decisions/version'
 

@@ -17,7 +17,7 @@ import { either as E } from 'fp-ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Scenario, scenario } from '../../src/arbitraries'
 import { type DecisionRecord, decisionRecord } from '../../src/decisions'
-import { type DecisionServiceRunning, startDecisionService } from '../../src/decision-service/main'
+import { type DecisionServiceRunning, startDecisionService } from '../../src/server/decide/main'
 import { endpoints, respondAmount, respondBudgetUpdate, respondIndex, respondTopUp, respondWithdraw } from '../../src/index'
 import { runs, timeoutFor } from '../runs'
 

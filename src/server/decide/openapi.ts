@@ -5,9 +5,9 @@
  *
  * @since 0.5.0
  */
-import { decisionEndpoints } from '../decision/endpoints'
-import type { DecisionRecord } from '../decisions/record'
-import type { JsonSchema } from '../openapi/schema'
+import { decisionEndpoints } from '../../decision/endpoints'
+import type { DecisionRecord } from '../../decisions/record'
+import type { JsonSchema } from '../../openapi/schema'
 import { MAX_BATCH_CASES } from './limits'
 
 const text = { type: 'string' } as const
