@@ -24,7 +24,7 @@ const layers = {
   // The API's routes as data, once: what the server mounts, the document describes, the provider reads.
   api: ['decision', 'json', 'paging'],
   // decision records and replay, over the facades.
-  decisions: ['auth', 'budget', 'calendar', 'decision', 'facade', 'http', 'json', 'paging', 'reply'],
+  decisions: ['api', 'auth', 'budget', 'calendar', 'decision', 'facade', 'http', 'json', 'paging', 'reply'],
   // the API's OpenAPI document, from the rules, the codecs and the endpoints.
   openapi: ['api', 'auth', 'budget', 'calendar', 'decision', 'http', 'json', 'paging', 'reply'],
   // the service's data as fast-check arbitraries (fast-check is a peer dependency).

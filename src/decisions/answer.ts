@@ -24,6 +24,7 @@
  * @since 0.5.0
  */
 import { either as E } from 'fp-ts'
+import { type Route, routes } from '../api/routes'
 import { bearerKey } from '../auth/session'
 import { decisionEndpoints, type DecisionEndpoint, isDecisionEndpoint } from '../decision/endpoints'
 import type { Reason } from '../decision/rules'
@@ -95,34 +96,25 @@ export interface AnswerMeta {
 // utils
 // -------------------------------------------------------------------------------------
 
-/** The request line a route writes for a case: its method, and its path with the case's ids in it. */
-const ROUTES: { readonly [E in DecisionEndpoint]: { readonly method: string; readonly path: (c: JsonObject) => string } } = {
-  'budget.get': { method: 'GET', path: (c) => `/v1/budgets/${idOf(c.budget)}` },
-  'budget.update': { method: 'PATCH', path: (c) => `/v1/budgets/${idOf(c.budget)}` },
-  'budget.top_up': { method: 'POST', path: (c) => `/v1/budgets/${idOf(c.budget)}/top_up` },
-  'budget.withdraw': { method: 'POST', path: (c) => `/v1/budgets/${idOf(c.budget)}/withdraw` },
-  'budget.amount': { method: 'PATCH', path: (c) => `/v1/budgets/${idOf(c.budget)}/amount` },
-  'index.budgets': { method: 'GET', path: (c) => `/v1/budgets${queryOf(c)}` },
-  'index.bank_transactions': { method: 'GET', path: (c) => `/v1/banking/bank_transactions${queryOf(c)}` },
-  'transaction.authorize': {
-    method: 'POST',
-    path: (c) => `/v1/banking/bank_transactions/${idOf(c.transaction)}/authorize`
-  },
-  'recipient.enroll': { method: 'POST', path: () => '/v1/banking/bank_recipients' },
-  'index.companies': { method: 'GET', path: (c) => `/v1/companies${queryOf(c)}` },
-  'role.assign': {
-    method: 'PATCH',
-    path: (c) => `/v1/companies/${segment(headerOf(requestOf(c).headers, 'company-id'))}/memberships/${segment(c.user_id)}`
-  },
-  'index.decisions': { method: 'GET', path: (c) => `/v1/decisions${queryOf(c)}` }
-}
-
 const requestOf = (c: JsonObject): JsonObject => (isJsonObject(c.request) ? c.request : {})
 
 /** A path segment as a route writes it, or `-` for an id the case does not give. */
 const segment = (u: unknown): string => (typeof u === 'string' && u !== '' ? encodeURIComponent(u) : '-')
 
 const idOf = (o: unknown): string => segment(isJsonObject(o) ? o.id : undefined)
+
+/** What a route's `{id}` names in a case: the company of a membership, the transaction, else the budget. */
+const routeId = (endpoint: DecisionEndpoint, c: JsonObject): string =>
+  endpoint === 'role.assign'
+    ? segment(headerOf(requestOf(c).headers, 'company-id'))
+    : idOf(endpoint === 'transaction.authorize' ? c.transaction : c.budget)
+
+/** The request line of the endpoint's route (src/api/routes.ts) for a case: its ids in the path, an index's query after it. */
+const requestLine = (endpoint: DecisionEndpoint, c: JsonObject): { readonly method: string; readonly path: string } => {
+  const route = routes.find((r) => r.endpoint === endpoint) as Route
+  const path = route.path.replace('{id}', routeId(endpoint, c)).replace('{user_id}', segment(c.user_id))
+  return { method: route.method.toUpperCase(), path: route.index === null ? path : `${path}${queryOf(c)}` }
+}
 
 const queryOf = (c: JsonObject): string => {
   const query = requestOf(c).query
@@ -213,13 +205,13 @@ const recordOf = (
   method: string | undefined,
   path: string | undefined
 ): DecisionRecord | null => {
-  const route = ROUTES[endpoint]
+  const route = requestLine(endpoint, context)
   const key = bearerKey(requestOf(context).headers as never)
   const record = decisionRecord(endpoint, context as never, reply, {
     at: meta.at,
     key_id: key === undefined ? null : (meta.keyId ?? defaultKeyId)(key),
     method: method ?? route.method,
-    path: path ?? route.path(context)
+    path: path ?? route.path
   })
   return E.isRight(record) ? record.right : null
 }
