@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Hono } from 'hono'
 import { afterAll, describe, expect, it } from 'vitest'
+import { baseBudget } from './fixtures'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
@@ -33,28 +34,7 @@ describe("the README's quick start", () => {
       budgets: Map<string, unknown>
       transactions: Array<unknown>
     }
-    quick.budgets.set('b-1', {
-      id: 'b-1',
-      company_id: 'c-acme',
-      name: 'Travel',
-      description: null,
-      access: 'everyone',
-      currency: 'CLP',
-      mode: 'funded',
-      manager_id: null,
-      co_manager_id: null,
-      status: 'open',
-      created_on: '2026-01-01',
-      ends_on: null,
-      recurrence_unit: null,
-      recurrence_every: null,
-      base_amount_cents: null,
-      recurrence_starts_on: null,
-      period_starts_on: '2026-01-01',
-      period_ends_on: null,
-      period_amount_cents: 100000,
-      balance_cents: 5000
-    })
+    quick.budgets.set('b-1', { ...baseBudget, company_id: 'c-acme', manager_id: null, co_manager_id: null })
     quick.transactions.push(
       {
         id: 'tx-1',
