@@ -9,7 +9,7 @@
  *    `node dist/cli.js serve --decide` runs by default, its log at `info` to /dev/null.
  * 2. Agreement: Cedar (`@cedar-policy/cedar-wasm`, bench/decide/budget.cedar) and Cerbos (the
  *    `cerbos` binary of `@cerbos/cerbos-linux-x64`, bench/decide/cerbos/) must each give the
- *    library's allow or deny on every case, and the floor and both instances of the service the
+ *    library's allow or deny on every case, and both floors and both instances of the service the
  *    library's very reply, with their records and without (`?record=false`); the first
  *    difference is printed and the run stops (exit 1) before any timing.
  * 3. A quiet machine: nothing is timed before the 1-minute load average is below 1.5
@@ -18,7 +18,9 @@
  *    reply) against Cedar's `statefulIsAuthorized` with its policy set parsed once
  *    (`preparsePolicySet`), in CPU time (bench/harness.ts's `timeCase`).
  * 5. Over HTTP, autocannon in this process with the same connections for every load: the floor;
- *    the service's `POST /v1/decide`, with records and with `?record=false`; Cerbos's
+ *    the floor with its record (`answerCase`'s whole answer, no log or metrics: the bound of any
+ *    service that answers as R-130 asks); the service's `POST /v1/decide`, with records and with
+ *    `?record=false`; Cerbos's
  *    `POST /api/check/resources` one question a request; then batches of 100 (the service's
  *    `/v1/decide/batch` with records and without, on one instance and on two, the connections
  *    split evenly across them; Cerbos's API batches resources for one principal, so each batch
@@ -215,6 +217,8 @@ let loadAtEnd: ReadonlyArray<number>
 try {
   const floor = await startFloorProcess(floorBundle)
   started.push(floor)
+  const floorAnswer = await startFloorProcess(floorBundle, [], 'answer')
+  started.push(floorAnswer)
   const service = await startServiceProcess()
   started.push(service)
   const second = await startServiceProcess()
@@ -228,6 +232,8 @@ try {
     const expected = wire(c)
     const fromFloor = await post(floor.url, JSON.stringify(c.case))
     if (!deepEqual(expected, fromFloor)) refuse('The floor', c, expected, fromFloor)
+    const fromFloorAnswer = asReply(await post(floorAnswer.url, JSON.stringify(c.case)), true)
+    if (!deepEqual(expected, fromFloorAnswer)) refuse('The floor with its record', c, expected, fromFloorAnswer)
     for (const recorded of [true, false]) {
       const fromService = asReply(await post(`${service.url}${path('/v1/decide', recorded)}`, JSON.stringify(c.case)), recorded)
       if (!deepEqual(expected, fromService)) refuse(`The decision service (record=${recorded})`, c, expected, fromService)
@@ -292,6 +298,15 @@ try {
       what: '`node:http` + `respondBudgetUpdate`, one case',
       urls: [floor.url],
       pids: [floor.child.pid as number],
+      bodies: single,
+      per: 1
+    },
+    {
+      key: 'floor_answer',
+      name: 'the floor with its record',
+      what: '`node:http` + `answerCase`, one case, the answer R-130 asks (reply, budget, record) with no log or metrics',
+      urls: [floorAnswer.url],
+      pids: [floorAnswer.child.pid as number],
       bodies: single,
       per: 1
     },
@@ -376,6 +391,7 @@ const figure = (key: string) => {
   return f
 }
 const floor = figure('floor')
+const floorAnswer = figure('floor_answer')
 const service = figure('service')
 const serviceBare = figure('service_no_record')
 const pdp = figure('cerbos')
@@ -392,18 +408,19 @@ const nearFloor = (f: Figure) => ({
   met: f.requests_per_second >= 0.8 * floor.requests_per_second && f.latency_p99_ms <= 1.25 * floor.latency_p99_ms
 })
 const withRecords = nearFloor(service)
+const bound = nearFloor(floorAnswer)
 const withoutRecords = nearFloor(serviceBare)
 const goals = [
   {
     goal: "the service at least 0.8× the floor's throughput, with a p99 at most 1.25× the floor's",
     judged: `${service.name}: ${service.what}`,
-    figures: `${withRecords.throughput}× the throughput (${service.requests_per_second} / ${floor.requests_per_second} requests/s); p99 ${withRecords.p99}× (${service.latency_p99_ms} / ${floor.latency_p99_ms} ms). With ?record=false: ${withoutRecords.throughput}× (${serviceBare.requests_per_second} requests/s), p99 ${withoutRecords.p99}× (${serviceBare.latency_p99_ms} ms), ${metText(withoutRecords.met)}`,
+    figures: `${withRecords.throughput}× the throughput (${service.requests_per_second} / ${floor.requests_per_second} requests/s); p99 ${withRecords.p99}× (${service.latency_p99_ms} / ${floor.latency_p99_ms} ms). With ?record=false: ${withoutRecords.throughput}× (${serviceBare.requests_per_second} requests/s), p99 ${withoutRecords.p99}× (${serviceBare.latency_p99_ms} ms), ${metText(withoutRecords.met)}. The floor with its record, the bound of any service answering as R-130 asks: ${bound.throughput}× (${floorAnswer.requests_per_second} requests/s), p99 ${bound.p99}×`,
     met: withRecords.met
   },
   {
     goal: "the service at least 5× Cerbos's throughput, with a p99 at most Cerbos's p50",
     judged: `${service.name}: ${service.what}`,
-    figures: `${ratio(service.requests_per_second, pdp.requests_per_second)}× the throughput (${service.requests_per_second} / ${pdp.requests_per_second} requests/s); p99 ${service.latency_p99_ms} ms against Cerbos's p50 ${pdp.latency_p50_ms} ms`,
+    figures: `${ratio(service.requests_per_second, pdp.requests_per_second)}× the throughput (${service.requests_per_second} / ${pdp.requests_per_second} requests/s); p99 ${service.latency_p99_ms} ms against Cerbos's p50 ${pdp.latency_p50_ms} ms. With ?record=false: ${ratio(serviceBare.requests_per_second, pdp.requests_per_second)}×, p99 ${serviceBare.latency_p99_ms} ms. The floor with its record: ${ratio(floorAnswer.requests_per_second, pdp.requests_per_second)}×, p99 ${floorAnswer.latency_p99_ms} ms`,
     met: service.requests_per_second >= 5 * pdp.requests_per_second && service.latency_p99_ms <= pdp.latency_p50_ms
   },
   {
@@ -431,7 +448,8 @@ writeFileSync(
       quiet: { ...quiet, load_at_end: loadAtEnd },
       built: {
         service: `node dist/cli.js serve --decide, LOG_LEVEL=${SERVICE_LOG_LEVEL}, standard output to /dev/null`,
-        floor: 'bench/decide/floor-process.ts bundled with tsup.config.ts cli options, node',
+        floor:
+          'bench/decide/floor-process.ts bundled with tsup.config.ts cli options, node (with --answer: the floor with its record)',
         library: 'dist/index.js'
       },
       cerbos: CERBOS_VERSION,
@@ -464,7 +482,7 @@ const section = [
   '<!-- decide: written by bench/decide.bench.ts -->',
   `Machine: ${m.cores} × ${m.cpu}, Node ${m.node}, ${m.platform}. Date: ${date.slice(0, 16).replace('T', ' ')} UTC. Command: \`${COMMAND}\`; every figure in \`bench/decide-results.json\`. Load average when the timing started: ${quiet.load_at_start.join(', ')} (1, 5, 15 minutes), ${waited}; ${loadAtEnd.join(', ')} when it ended (the bench's own processes).`,
   '',
-  `Over loopback, autocannon with ${CONNECTIONS} connections in all for ${SECONDS} s each (after a second of warm-up), in the bench's process; each server in a process of its own, from built code on plain \`node\`: the service as \`node dist/cli.js serve --decide\` runs by default (log level ${SERVICE_LOG_LEVEL}, a JSON line a request, its standard output to /dev/null), the floor bundled as dist/cli.js is. With two instances, two \`serve --decide\` processes on two ports, the connections split evenly, the requests summed and the worse instance's p50 and p99. Latencies are autocannon's time of each response; bytes are a response's, headers and body; cores are the CPU time the server's processes and the bench's (autocannon) used over the load's time, out of the machine's ${m.cores}. ${cases.length} questions (${allowedCount} allowed, ${cases.length - allowedCount} denied), on which Cedar, Cerbos, the floor and the service were first checked to agree with the library.`,
+  `Over loopback, autocannon with ${CONNECTIONS} connections in all for ${SECONDS} s each (after a second of warm-up), in the bench's process; each server in a process of its own, from built code on plain \`node\`: the service as \`node dist/cli.js serve --decide\` runs by default (log level ${SERVICE_LOG_LEVEL}, a JSON line a request, its standard output to /dev/null), the floor bundled as dist/cli.js is. With two instances, two \`serve --decide\` processes on two ports, the connections split evenly, the requests summed and the worse instance's p50 and p99. Latencies are autocannon's time of each response; bytes are a response's, headers and body; cores are the CPU time the server's processes and the bench's (autocannon) used over the load's time, out of the machine's ${m.cores}. ${cases.length} questions (${allowedCount} allowed, ${cases.length - allowedCount} denied), on which Cedar, Cerbos, both floors and the service were first checked to agree with the library.`,
   '',
   '| server: what a request asks | instances | requests/s | decisions/s | p50 ms | p99 ms | bytes | cores: server / autocannon |',
   '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',

@@ -1,23 +1,47 @@
 /**
- * The floor of `npm run bench:decide` (R-132): what a user would write to serve the update
+ * The floors of `npm run bench:decide` (R-132): what a user would write to serve the update
  * decision over HTTP, and no more. A plain `node:http` handler that reads the body, parses a
- * case, calls `respondBudgetUpdate` and writes its reply as JSON: no routing, no log line, no
- * metrics, no decision record, no checks of the request beyond what the facade makes.
+ * case, answers it and writes the answer as JSON: no routing, no log line, no metrics, no checks
+ * of the request beyond what the library makes.
+ *
+ * - `reply`, the floor of R-132: the case handed to `respondBudgetUpdate`, its reply written;
+ * - `answer`, the floor with its record: the case handed to `answerCase`, the answer R-130 asks
+ *   of the service written whole (reply, budget, decision record). The least a service that
+ *   answers as R-130 does could cost, whatever its log and metrics: the bench reports it beside
+ *   the first goal, as the bound of what the service can reach with its records.
  */
+import { createHash, randomUUID } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { answerCase } from '../../src/decisions'
 import { respondBudgetUpdate } from '../../src/index'
 import type { BudgetContext } from '../../src/index'
 
-/** Starts the floor on a free loopback port: its URL, and how to stop it. */
-export const startFloor = async (): Promise<{ readonly url: string; readonly close: () => Promise<void> }> => {
+/** What a floor answers a case with. */
+export type FloorKind = 'reply' | 'answer'
+
+/** A key's id as a record names it: the first 16 hex digits of its SHA-256 (R-120). */
+const keyId = (key: string): string => createHash('sha256').update(key).digest('hex').slice(0, 16)
+
+const answers: Readonly<Record<FloorKind, (json: unknown) => unknown>> = {
+  reply: (json) => respondBudgetUpdate(json as BudgetContext),
+  answer: (json) => {
+    const answered = answerCase(json, { at: new Date().toISOString(), request_id: randomUUID(), keyId })
+    if (answered._tag === 'Left') throw new Error(answered.left)
+    return answered.right
+  }
+}
+
+/** Starts a floor on a free loopback port: its URL, and how to stop it. */
+export const startFloor = async (kind: FloorKind): Promise<{ readonly url: string; readonly close: () => Promise<void> }> => {
+  const answer = answers[kind]
   const server = createServer((req, res) => {
     const chunks: Array<Buffer> = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
     req.on('end', () => {
       let json: string
       try {
-        json = JSON.stringify(respondBudgetUpdate(JSON.parse(Buffer.concat(chunks).toString('utf8')) as BudgetContext))
+        json = JSON.stringify(answer(JSON.parse(Buffer.concat(chunks).toString('utf8'))))
       } catch {
         res.writeHead(400).end()
         return

@@ -21,6 +21,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'tsup'
 import { cli } from '../../tsup.config'
+import type { FloorKind } from './floor'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -95,12 +96,22 @@ const stopper = (child: ChildProcess) => async (): Promise<void> => {
   clearTimeout(late)
 }
 
-/** Starts the floor's bundle; resolves once it prints its URL. `nodeArgs` go before it (`--cpu-prof`). */
-export const startFloorProcess = (bundle: string, nodeArgs: ReadonlyArray<string> = []): Promise<Running> =>
+/**
+ * Starts the floor's bundle, answering with `kind` (bench/decide/floor.ts); resolves once it
+ * prints its URL. `nodeArgs` go before it (`--cpu-prof`).
+ */
+export const startFloorProcess = (
+  bundle: string,
+  nodeArgs: ReadonlyArray<string> = [],
+  kind: FloorKind = 'reply'
+): Promise<Running> =>
   new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env }
     delete env.NODE_OPTIONS
-    const child = spawn(process.execPath, [...nodeArgs, bundle], { env, stdio: ['ignore', 'pipe', 'inherit'] })
+    const child = spawn(process.execPath, [...nodeArgs, bundle, ...(kind === 'answer' ? ['--answer'] : [])], {
+      env,
+      stdio: ['ignore', 'pipe', 'inherit']
+    })
     let out = ''
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString()
