@@ -2,7 +2,9 @@ import fc from 'fast-check'
 import { either } from 'fp-ts'
 import { describe, expect, it } from 'vitest'
 import { endpoints } from '../../src/paging/endpoint'
-import { firstK, selectPage, selectPageCounted } from '../../src/paging/select'
+import { rankingInts } from '../../src/paging/ranking'
+import { borrow, giveBack } from '../../src/paging/scratch'
+import { firstK, plainPage, selectPage, selectPageCounted } from '../../src/paging/select'
 import { runs } from '../runs'
 
 const tx = endpoints.bankTransactions
@@ -234,4 +236,169 @@ describe('selectPage: matches after the last of a large window are turned away',
     },
     LIMIT
   )
+})
+
+/** A transaction of the page: its id and amount, the other fields the same for all. */
+const transaction = (id: string, amount: number) => ({
+  id,
+  amount,
+  status: 'pending',
+  created_at: '2026-11-22T10:00:00Z',
+  updated_at: '2026-11-22T10:00:00Z'
+})
+
+/** The comparisons selectPageCounted counted for a window, or NaN for a 500. */
+const comparisonsOf = (
+  records: ReadonlyArray<unknown>,
+  order: 'asc' | 'desc',
+  window: { readonly start: number; readonly end: number }
+): number => {
+  const counted = selectPageCounted(tx, records, [], { field: 'amount', order }, window)
+  return either.isRight(counted) ? counted.right.comparisons : Number.NaN
+}
+
+// A null is a value only of a nullable field (R-18): in any other field of a record of the page,
+// one the query reads or not, it is the server's fault (500), as a value of the wrong type is.
+describe('a null in a field that is not nullable', () => {
+  it('is a 500 in a row plainPage is given', () => {
+    expect(plainPage(endpoints.companies, [{ id: 'c-1', name: null }])).toEqual(
+      either.left({
+        _tag: 'InternalError',
+        rule: 'page.records',
+        detail: 'record 0 has no valid name',
+        mistake: 'page[0].name is null, not a string'
+      })
+    )
+  })
+
+  it('is a 500 in a record of the page that selectPage finds', () => {
+    const records = [transaction('tx-0', 1), { ...transaction('tx-1', 2), status: null }]
+    expect(selectPage(tx, records, [], { field: 'amount', order: 'asc' }, { start: 0, end: 2 })).toEqual(
+      either.left({
+        _tag: 'InternalError',
+        rule: 'page.records',
+        detail: 'record 1 has no valid status',
+        mistake: 'records[1].status is null, not one of authorized, pending'
+      })
+    )
+  })
+})
+
+// Ten transactions, amounts 0, 7, 4, 1, 8, 5, 2, 9, 6, 3 (7i mod 10): by amount, tx-0, tx-3,
+// tx-6, tx-9, tx-2, tx-5, tx-8, tx-1, tx-4, tx-7.
+describe('selectPage over windows from elsewhere', () => {
+  const ten = Array.from({ length: 10 }, (_, i) => transaction(`tx-${i}`, (7 * i) % 10))
+  const byAmount = [0, 3, 6, 9, 2, 5, 8, 1, 4, 7].map((i) => ten[i])
+
+  // A window's end that is no count (NaN, or none left of 0) reads as none: no match is ranked.
+  it.each([Number.NaN, -1, -10.5])('an end of %d is an empty page, with the total, for no comparison', (end) => {
+    expect(selectPageCounted(tx, ten, [], { field: 'amount', order: 'asc' }, { start: 0, end })).toEqual(
+      either.right({ page: [], total: 10, comparisons: 0 })
+    )
+  })
+
+  // The page of a window is its slice of the matches sorted whole, and slice reads a start that
+  // is not whole as the whole number below it: ranked from the start or, nearer the end, from
+  // the end, the page is the same.
+  it.each([
+    [2.5, 10, 2],
+    [6.5, 10, 6],
+    [7.25, 9, 7]
+  ])('a start of %d, up to %d, is the page from %d', (start, end, from) => {
+    expect(selectPage(tx, ten, [], { field: 'amount', order: 'asc' }, { start, end })).toEqual(
+      either.right({ page: byAmount.slice(from, end), total: 10 })
+    )
+  })
+})
+
+// selectPageCounted counts each comparison of two matches, the ranking's and those of the pass
+// over the records (R-48).
+describe('selectPageCounted: the comparisons a window costs', () => {
+  it('counts those of finding the runs and of merging them', () => {
+    // Largest first, tx-2 comes after tx-1 (a run), tx-3 before tx-2 (a second run): two
+    // comparisons; then, merged by halves of the batch, [tx-1] and [tx-2, tx-3], tx-2 and tx-3
+    // (one), then tx-1 with them (two): 5.
+    const records = [transaction('tx-1', 1200), transaction('tx-2', 800), transaction('tx-3', 4500)]
+    expect(selectPageCounted(tx, records, [], { field: 'amount', order: 'desc' }, { start: 0, end: 2 })).toEqual(
+      either.right({ page: [records[2], records[0]], total: 3, comparisons: 5 })
+    )
+  })
+
+  // A window nearer the end of the collection than its start is the first n - start matches in
+  // the other order (selectPage's JSDoc): with ids all different, so that no tie falls to the
+  // position, ranking them costs what the window [0, n - start) costs in the other order, fewer
+  // comparisons than ranking the first `end` from the start, as the window [0, end) does.
+  it('ranks a window nearer the end than its start from the end', () => {
+    const n = 2000
+    const shuffled = Array.from({ length: n }, (_, i) => transaction(`tx-${String(i).padStart(4, '0')}`, (769 * i) % n))
+    for (const order of ['asc', 'desc'] as const) {
+      const other = order === 'asc' ? 'desc' : 'asc'
+      const last = comparisonsOf(shuffled, order, { start: n - 5, end: n })
+      expect([order, last]).toEqual([order, comparisonsOf(shuffled, other, { start: 0, end: 5 })])
+      expect(last).toBeLessThan(comparisonsOf(shuffled, order, { start: 0, end: n }))
+    }
+  })
+
+  // Seven transactions, amounts 0, 5, 3, 1, 6, 4, 2 (5i mod 7). The window [2, 5) is as near the
+  // end as the start: it is ranked from the start, as [0, 5) is, whose cost differs from that of
+  // the first five in the other order.
+  it('ranks a window as near the end as its start from the start', () => {
+    const seven = Array.from({ length: 7 }, (_, i) => transaction(`tx-${i}`, (5 * i) % 7))
+    for (const order of ['asc', 'desc'] as const) {
+      const other = order === 'asc' ? 'desc' : 'asc'
+      expect([order, comparisonsOf(seven, order, { start: 2, end: 5 })]).toEqual([
+        order,
+        comparisonsOf(seven, order, { start: 0, end: 5 })
+      ])
+      expect(comparisonsOf(seven, order, { start: 0, end: 5 })).not.toBe(comparisonsOf(seven, other, { start: 0, end: 5 }))
+    }
+  })
+
+  // A window of k matches merges its first batch once it holds k + 1,024 (the slots hold up to
+  // 2k), and turns away from then on. Below, k = 1,100 and 2,200 transactions: the first 2,124
+  // in order (one run: 2,123 comparisons, merged for none), kept the first 1,100; the last 76, in
+  // order and all smaller, each compared with the last kept (76) and with the one before it (75),
+  // then, a batch wholly before those kept, placed first by one comparison: 2,275. The 76 come
+  // first, so the window [1,097, 1,100) holds the amounts 1,021 to 1,023.
+  it('merges the first batch once it holds k matches and 1,024 more', () => {
+    const k = 1100
+    const records = Array.from({ length: 2 * k }, (_, i) =>
+      transaction(`tx-${String(i).padStart(4, '0')}`, i < k + 1024 ? i : i - 3000)
+    )
+    expect(selectPageCounted(tx, records, [], { field: 'amount', order: 'asc' }, { start: k - 3, end: k })).toEqual(
+      either.right({ page: records.slice(1021, 1024), total: 2 * k, comparisons: 2275 })
+    )
+  })
+})
+
+// selectPage works in scratch it borrows and gives back (src/paging/scratch.ts): it asks for the
+// room its window needs, and a scratch that fits is lent again.
+describe('the room a selection borrows', () => {
+  const ten = Array.from({ length: 10 }, (_, i) => transaction(`tx-${i}`, (7 * i) % 10))
+
+  /** A scratch of just this room, given back so that it is the one kept; the one kept before is let go. */
+  const kept = (values: number, numbers: number, ints: number) => {
+    borrow(0, 0, 0)
+    const s = borrow(values, numbers, ints)
+    giveBack(s, 0)
+    return s
+  }
+
+  it('is none for an empty window: a scratch with no room is lent and given back', () => {
+    const s = kept(0, 0, 0)
+    expect(selectPage(tx, ten, [], { field: 'amount', order: 'asc' }, { start: 0, end: 0 })).toEqual(
+      either.right({ page: [], total: 10 })
+    )
+    expect(borrow(0, 0, 0)).toBe(s)
+  })
+
+  // The first 3 of 10 by amount: a slot per record (fewer than 3 + 1,024), each of three values
+  // (the record, its id, its amount: no text key) and three numbers, and the ranking's integers.
+  it('is three values a slot for a key that is a number, and is given back', () => {
+    const s = kept(3 * 10, 3 * 10, rankingInts(3, 10))
+    expect(selectPage(tx, ten, [], { field: 'amount', order: 'asc' }, { start: 0, end: 3 })).toEqual(
+      either.right({ page: [ten[0], ten[3], ten[6]], total: 10 })
+    )
+    expect(borrow(0, 0, 0)).toBe(s)
+  })
 })
