@@ -8,7 +8,9 @@
  * - `answer`, the floor with its record: the case handed to `answerCase`, the answer R-130 asks
  *   of the service written whole (reply, budget, decision record). The least a service that
  *   answers as R-130 does could cost, whatever its log and metrics: the bench reports it beside
- *   the first goal, as the bound of what the service can reach with its records.
+ *   the first goals, as the bound of what the service can reach with its records;
+ * - `batch`, the same for a batch: `{ cases }` answered `{ answers }`, every case by `answerCase`
+ *   at one instant.
  */
 import { createHash, randomUUID } from 'node:crypto'
 import { createServer } from 'node:http'
@@ -18,17 +20,25 @@ import { respondBudgetUpdate } from '../../src/index'
 import type { BudgetContext } from '../../src/index'
 
 /** What a floor answers a case with. */
-export type FloorKind = 'reply' | 'answer'
+export type FloorKind = 'reply' | 'answer' | 'batch'
 
 /** A key's id as a record names it: the first 16 hex digits of its SHA-256 (R-120). */
 const keyId = (key: string): string => createHash('sha256').update(key).digest('hex').slice(0, 16)
 
+/** The whole answer to a case, with its record, as the service's. */
+const answerOf = (json: unknown, at: string, request_id: string): unknown => {
+  const answered = answerCase(json, { at, request_id, keyId })
+  if (answered._tag === 'Left') throw new Error(answered.left)
+  return answered.right
+}
+
 const answers: Readonly<Record<FloorKind, (json: unknown) => unknown>> = {
   reply: (json) => respondBudgetUpdate(json as BudgetContext),
-  answer: (json) => {
-    const answered = answerCase(json, { at: new Date().toISOString(), request_id: randomUUID(), keyId })
-    if (answered._tag === 'Left') throw new Error(answered.left)
-    return answered.right
+  answer: (json) => answerOf(json, new Date().toISOString(), randomUUID()),
+  batch: (json) => {
+    const at = new Date().toISOString()
+    const id = randomUUID()
+    return { answers: (json as { readonly cases: ReadonlyArray<unknown> }).cases.map((c, i) => answerOf(c, at, `${id}.${i}`)) }
   }
 }
 

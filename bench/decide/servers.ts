@@ -108,7 +108,7 @@ export const startFloorProcess = (
   new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env }
     delete env.NODE_OPTIONS
-    const child = spawn(process.execPath, [...nodeArgs, bundle, ...(kind === 'answer' ? ['--answer'] : [])], {
+    const child = spawn(process.execPath, [...nodeArgs, bundle, kind], {
       env,
       stdio: ['ignore', 'pipe', 'inherit']
     })
