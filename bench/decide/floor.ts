@@ -12,18 +12,19 @@
  * - `batch`, the same for a batch: `{ cases }` answered `{ answers }`, every case by `answerCase`
  *   at one instant.
  */
-import { createHash, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { answerCase } from '../../src/decisions'
 import { respondBudgetUpdate } from '../../src/index'
 import type { BudgetContext } from '../../src/index'
+import { keyHash, keyIdOf } from '../../src/store/keys'
 
 /** What a floor answers a case with. */
 export type FloorKind = 'reply' | 'answer' | 'batch'
 
-/** A key's id as a record names it: the first 16 hex digits of its SHA-256 (R-120). */
-const keyId = (key: string): string => createHash('sha256').update(key).digest('hex').slice(0, 16)
+/** A key's id as the service names it (R-120), with Node's digest. */
+const keyId = (key: string): string => keyIdOf(keyHash(key))
 
 /** The whole answer to a case, with its record, as the service's. */
 const answerOf = (json: unknown, at: string, request_id: string): unknown => {
