@@ -18,6 +18,7 @@
 import { permittedUpdateFields, respondBudgetUpdate } from '../../src/index'
 import type { BudgetContext, Caller, StoredBudget } from '../../src/index'
 import { updateFields, type UpdateField } from '../../src/rules'
+import { monthly } from '../../test/fixtures'
 
 /** What `POST /v1/decide` takes: the context `respondBudgetUpdate` takes, and the endpoint. */
 export type DecideCase = BudgetContext & { readonly endpoint: 'budget.update' }
@@ -55,29 +56,8 @@ export interface BenchCase {
 const TODAY = '2026-11-22'
 const COMPANY = 'c-1'
 
-/** Monthly from 2025-10-18, the period in progress 2026-11-18..2026-12-18 (test/fixtures.ts's `monthly`). */
-const OPEN: StoredBudget = {
-  id: 'b-1',
-  company_id: COMPANY,
-  name: 'Travel',
-  description: null,
-  access: 'everyone',
-  currency: 'CLP',
-  mode: 'funded',
-  manager_id: 'u-manager',
-  co_manager_id: 'u-comanager',
-  status: 'open',
-  created_on: '2025-10-18',
-  ends_on: null,
-  recurrence_unit: 'month',
-  recurrence_every: 1,
-  base_amount_cents: 50000,
-  recurrence_starts_on: '2025-10-18',
-  period_starts_on: '2026-11-18',
-  period_ends_on: '2026-12-18',
-  period_amount_cents: 50000,
-  balance_cents: 5000
-}
+/** The tests' monthly budget (from 2025-10-18, the period in progress 2026-11-18..2026-12-18). */
+const OPEN: StoredBudget = monthly()
 
 /** The budgets by status; each is already as of today, so that advancing it changes nothing the table reads. */
 const BUDGETS = {
