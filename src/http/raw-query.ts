@@ -2,8 +2,9 @@
  * The query a facade takes (`request.query`: the raw query string, without its `?`), read from
  * what a framework gives a server: a URL, as a `URL` or written whole (Hono's `c.req.url`, a
  * fetch `Request`'s `url`), its `URLSearchParams`, `URL.search` with its `?`, or a request target
- * such as Node's `req.url` (`/v1/budgets?_start=0`). A `?` left in the query would be read as part of the first
- * key: a 400 blamed on the client (`?_start is not a field`) for the server's slip (R-106).
+ * such as Node's `req.url` (`/v1/budgets?_start=0`). A `?` left in the query would be read as
+ * part of the first key: a 400 blamed on the client (`?_start is not a field`) for the server's
+ * slip (R-106).
  *
  * @since 0.5.0
  */
